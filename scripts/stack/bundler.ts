@@ -1,0 +1,36 @@
+// Alto, the ERC-4337 bundler, in front of the local chain and EntryPoint v0.7.
+import { join } from "node:path";
+import { entryPoint07Address } from "viem/account-abstraction";
+import { rpcAnswers, startChild, waitUntil, type Child } from "./processes";
+
+const ALTO = join(import.meta.dirname, "../../node_modules/.bin/alto");
+
+export async function startBundler(options: {
+  port: number;
+  rpcUrl: string;
+  executorKey: string;
+  utilityKey: string;
+  blockTimeMs: number;
+  logFile: string;
+}): Promise<{ child: Child; bundlerUrl: string }> {
+  const child = startChild(
+    "alto",
+    ALTO,
+    [
+      "--entrypoints", entryPoint07Address,
+      "--executor-private-keys", options.executorKey,
+      "--utility-private-key", options.utilityKey,
+      "--rpc-url", options.rpcUrl,
+      "--port", String(options.port),
+      // A local chain has no staked entities to check; every other validation rule still runs.
+      "--safe-mode", "false",
+      "--block-time", String(Math.max(options.blockTimeMs, 100)),
+      "--block-number-cache-ttl", "200",
+      "--log-level", "warn",
+    ],
+    { logFile: options.logFile },
+  );
+  const bundlerUrl = `http://127.0.0.1:${options.port}/rpc`;
+  await waitUntil("alto", () => rpcAnswers(bundlerUrl), { child, timeoutMs: 60_000 });
+  return { child, bundlerUrl };
+}

@@ -1,0 +1,30 @@
+// anvil as the local test network (chain id 2010111), on loopback only.
+import { join } from "node:path";
+import { rpcAnswers, startChild, waitUntil, type Child } from "./processes";
+
+export const CHAIN_ID = 2010111;
+const ANVIL = join(import.meta.dirname, "../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
+
+/** anvil's default mnemonic: well-known test keys, never for real funds. */
+export const TEST_MNEMONIC = "test test test test test test test test test test test junk";
+
+export async function startChain(options: { port: number; logFile: string; chainId?: number }): Promise<{ child: Child; rpcUrl: string; wsUrl: string }> {
+  // The platform binary directly, so the PID we hold is anvil's own.
+  const child = startChild(
+    "anvil",
+    ANVIL,
+    [
+      "--host", "127.0.0.1",
+      "--port", String(options.port),
+      "--chain-id", String(options.chainId ?? CHAIN_ID),
+      "--mnemonic", TEST_MNEMONIC,
+      "--accounts", "10",
+      "--balance", "1000000",
+      "--silent",
+    ],
+    { logFile: options.logFile },
+  );
+  const rpcUrl = `http://127.0.0.1:${options.port}`;
+  await waitUntil("anvil", () => rpcAnswers(rpcUrl), { child, timeoutMs: 30_000 });
+  return { child, rpcUrl, wsUrl: `ws://127.0.0.1:${options.port}` };
+}

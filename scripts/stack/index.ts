@@ -1,0 +1,103 @@
+// The whole local stack in one call: database, chain, contracts, bundler. Used by `npm start` and
+// by the tests, which pass free ports and throwaway folders.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { createTestClient, http } from "viem";
+import type { Deployment } from "../../deployments/schema";
+import { writeDeployment } from "../../deployments/schema";
+import { startBundler } from "./bundler";
+import { CHAIN_ID, startChain } from "./chain";
+import { startDatabase } from "./database";
+import { deployContracts } from "./deploy";
+import { localKeys, type Role } from "./keys";
+import { freePort } from "./ports";
+import { stopChild, type Child } from "./processes";
+
+export type StackOptions = {
+  /** Folder for logs and, with the embedded database, its data. */
+  dataDir: string;
+  /** Where deployments/<chainId>.json is written. */
+  deploymentsDir: string;
+  /** Use this database instead of starting the embedded one. */
+  databaseUrl?: string;
+  /** 0 keeps anvil on automine; otherwise blocks every this many milliseconds after set-up. */
+  blockTimeMs: number;
+  chainPort?: number;
+  bundlerPort?: number;
+  databasePort?: number;
+};
+
+export type Stack = {
+  rpcUrl: string;
+  wsUrl: string;
+  bundlerUrl: string;
+  databaseUrl: string;
+  databaseEmbedded: boolean;
+  deployment: Deployment;
+  deploymentFile: string;
+  keys: Record<Role, `0x${string}`>;
+  children: Child[];
+  stop: () => Promise<void>;
+};
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const logDir = join(options.dataDir, "logs");
+  mkdirSync(logDir, { recursive: true });
+  const keys = localKeys();
+  const children: Child[] = [];
+  const stoppers: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stoppers.reverse()) await stopOne().catch(() => {});
+    stoppers.length = 0;
+  };
+
+  try {
+    const [database, chain] = await Promise.all([
+      startDatabase({
+        url: options.databaseUrl,
+        dataDir: join(options.dataDir, "postgres"),
+        port: options.databasePort ?? (await freePort()),
+      }),
+      startChain({ port: options.chainPort ?? (await freePort()), logFile: join(logDir, "anvil.log") }),
+    ]);
+    stoppers.push(database.stop);
+    children.push(chain.child);
+    stoppers.push(() => stopChild(chain.child));
+
+    const deployment = await deployContracts({ rpcUrl: chain.rpcUrl, chainId: CHAIN_ID, keys });
+    mkdirSync(options.deploymentsDir, { recursive: true });
+    const deploymentFile = writeDeployment(deployment, options.deploymentsDir);
+
+    const bundler = await startBundler({
+      port: options.bundlerPort ?? (await freePort()),
+      rpcUrl: chain.rpcUrl,
+      executorKey: keys.bundlerExecutor,
+      utilityKey: keys.bundlerUtility,
+      blockTimeMs: options.blockTimeMs,
+      logFile: join(logDir, "alto.log"),
+    });
+    children.push(bundler.child);
+    stoppers.push(() => stopChild(bundler.child));
+
+    if (options.blockTimeMs > 0) {
+      const testClient = createTestClient({ mode: "anvil", transport: http(chain.rpcUrl) });
+      await testClient.setIntervalMining({ interval: options.blockTimeMs / 1000 });
+    }
+
+    return {
+      rpcUrl: chain.rpcUrl,
+      wsUrl: chain.wsUrl,
+      bundlerUrl: bundler.bundlerUrl,
+      databaseUrl: database.url,
+      databaseEmbedded: database.embedded,
+      deployment,
+      deploymentFile,
+      keys,
+      children,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
