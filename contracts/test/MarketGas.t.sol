@@ -15,6 +15,8 @@ contract MarketGasTest is Fixture {
         market.buy(0, 10 * USDC, 0);
         uint256 used = before - gasleft();
         // The coldest path: new holder, first tokens of the outcome, first fee to the treasury.
-        assertLe(used, 150_000 - 21_000, "buy over budget");
+        // `npm test` runs forge with --gas-report, which isolates every call as its own
+        // transaction, so `used` is then the whole transaction's gas, intrinsic cost included.
+        assertLe(used, 150_000, "buy over budget");
     }
 }
