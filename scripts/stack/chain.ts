@@ -8,7 +8,18 @@ const ANVIL = join(import.meta.dirname, "../../node_modules/@foundry-rs/anvil-li
 /** anvil's default mnemonic: well-known test keys, never for real funds. */
 export const TEST_MNEMONIC = "test test test test test test test test test test test junk";
 
-export async function startChain(options: { port: number; logFile: string; chainId?: number }): Promise<{ child: Child; rpcUrl: string; wsUrl: string }> {
+/**
+ * Starts on automine. With `heartbeatSeconds`, anvil also mines an empty block that often (mixed
+ * mining): Ponder's live sync advances only when a new head arrives, so a chain that stays silent
+ * between transactions would leave the last blocks unindexed.
+ */
+export async function startChain(options: {
+  port: number;
+  logFile: string;
+  chainId?: number;
+  heartbeatSeconds?: number;
+}): Promise<{ child: Child; rpcUrl: string; wsUrl: string }> {
+  const heartbeat = options.heartbeatSeconds ? ["--mixed-mining", "--block-time", String(options.heartbeatSeconds)] : [];
   // The platform binary directly, so the PID we hold is anvil's own.
   const child = startChild(
     "anvil",
@@ -21,6 +32,7 @@ export async function startChain(options: { port: number; logFile: string; chain
       "--accounts", "10",
       "--balance", "1000000",
       "--silent",
+      ...heartbeat,
     ],
     { logFile: options.logFile },
   );

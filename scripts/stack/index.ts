@@ -6,6 +6,7 @@ import { createTestClient, http } from "viem";
 import type { Deployment } from "../../deployments/schema";
 import { writeDeployment } from "../../deployments/schema";
 import { startBundler } from "./bundler";
+import { startIndexer } from "./indexer";
 import { CHAIN_ID, startChain } from "./chain";
 import { startDatabase } from "./database";
 import { deployContracts } from "./deploy";
@@ -20,11 +21,19 @@ export type StackOptions = {
   deploymentsDir: string;
   /** Use this database instead of starting the embedded one. */
   databaseUrl?: string;
-  /** 0 keeps anvil on automine; otherwise blocks every this many milliseconds after set-up. */
+  /**
+   * 0 keeps anvil on automine (with an empty block every second so the indexer's live sync keeps
+   * moving); otherwise blocks every this many milliseconds after set-up.
+   */
   blockTimeMs: number;
   chainPort?: number;
   bundlerPort?: number;
   databasePort?: number;
+  indexerPort?: number;
+  /** Schema of the stable views readers use; default `app`. */
+  viewsSchema?: string;
+  /** Leave the indexer out (contract-level tests). */
+  withoutIndexer?: boolean;
 };
 
 export type Stack = {
@@ -35,6 +44,10 @@ export type Stack = {
   databaseEmbedded: boolean;
   deployment: Deployment;
   deploymentFile: string;
+  /** Ponder's schema for this deploy and the views schema readers use. */
+  indexerSchema: string;
+  viewsSchema: string;
+  indexerUrl?: string;
   keys: Record<Role, `0x${string}`>;
   children: Child[];
   stop: () => Promise<void>;
@@ -58,7 +71,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         dataDir: join(options.dataDir, "postgres"),
         port: options.databasePort ?? (await freePort()),
       }),
-      startChain({ port: options.chainPort ?? (await freePort()), logFile: join(logDir, "anvil.log") }),
+      startChain({
+        port: options.chainPort ?? (await freePort()),
+        logFile: join(logDir, "anvil.log"),
+        heartbeatSeconds: options.blockTimeMs === 0 ? 1 : undefined,
+      }),
     ]);
     stoppers.push(database.stop);
     children.push(chain.child);
@@ -84,6 +101,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       await testClient.setIntervalMining({ interval: options.blockTimeMs / 1000 });
     }
 
+    // A new chain needs a new schema: Ponder refuses to move a finalized block backwards.
+    const indexerSchema = `pm_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+    const viewsSchema = options.viewsSchema ?? "app";
+    let indexerUrl: string | undefined;
+    if (!options.withoutIndexer) {
+      const indexer = await startIndexer({
+        port: options.indexerPort ?? (await freePort()),
+        databaseUrl: database.url,
+        schema: indexerSchema,
+        viewsSchema,
+        rpcUrl: chain.rpcUrl,
+        wsUrl: chain.wsUrl,
+        deploymentsDir: options.deploymentsDir,
+        logFile: join(logDir, "ponder.log"),
+      });
+      children.push(indexer.child);
+      stoppers.push(() => stopChild(indexer.child, 30_000));
+      indexerUrl = indexer.url;
+    }
+
     return {
       rpcUrl: chain.rpcUrl,
       wsUrl: chain.wsUrl,
@@ -92,6 +129,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       databaseEmbedded: database.embedded,
       deployment,
       deploymentFile,
+      indexerSchema,
+      viewsSchema,
+      indexerUrl,
       keys,
       children,
       stop,

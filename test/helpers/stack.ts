@@ -17,7 +17,7 @@ export async function startTestStack(options: { blockTimeMs?: number } = {}): Pr
     ...stack,
     dispose: async () => {
       await stack.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!process.env.KEEP_STACK_DATA) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,59 @@
+// The indexer reads what to watch from deployments/<chainId>.json (written by the deploy step) and
+// where from the environment: RPC_URL (comma-separated for several), optional WS_URL.
+import { createConfig, factory } from "ponder";
+import { getAbiItem } from "viem";
+import { EntryPointAbi, MarketAbi, MarketFactoryAbi, TestUSDCAbi } from "./abis";
+import { readDeployment } from "./deployments/schema";
+
+const chainId = Number(process.env.CHAIN_ID ?? 2010111);
+const deployment = readDeployment(chainId, process.env.DEPLOYMENTS_DIR);
+const startBlock = deployment.startBlock;
+
+// Ponder throttles each RPC URL from 20 requests/s upwards; a loopback node takes far more, and
+// listing it several times lifts the throttle during backfill.
+const LOOPBACK_RPC_COPIES = 8;
+const rpcUrls = (process.env.RPC_URL ?? "http://127.0.0.1:8545").split(",").flatMap((url) =>
+  /^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url) ? Array(LOOPBACK_RPC_COPIES).fill(url) : [url],
+);
+
+export default createConfig({
+  database: { kind: "postgres", connectionString: process.env.DATABASE_URL },
+  chains: {
+    testnet: {
+      id: chainId,
+      rpc: rpcUrls,
+      ws: process.env.WS_URL,
+      pollingInterval: Number(process.env.POLLING_INTERVAL_MS ?? 100),
+    },
+  },
+  contracts: {
+    MarketFactory: {
+      chain: "testnet",
+      abi: MarketFactoryAbi,
+      address: deployment.contracts.marketFactory,
+      startBlock,
+    },
+    Market: {
+      chain: "testnet",
+      abi: MarketAbi,
+      address: factory({
+        address: deployment.contracts.marketFactory,
+        event: getAbiItem({ abi: MarketFactoryAbi, name: "MarketCreated" }),
+        parameter: "market",
+      }),
+      startBlock,
+    },
+    EntryPoint: {
+      chain: "testnet",
+      abi: EntryPointAbi,
+      address: deployment.contracts.entryPoint,
+      startBlock,
+    },
+    USDC: {
+      chain: "testnet",
+      abi: TestUSDCAbi,
+      address: deployment.contracts.usdc,
+      startBlock,
+    },
+  },
+});
