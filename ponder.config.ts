@@ -12,9 +12,12 @@ const startBlock = deployment.startBlock;
 // Ponder throttles each RPC URL from 20 requests/s upwards; a loopback node takes far more, and
 // listing it several times lifts the throttle during backfill.
 const LOOPBACK_RPC_COPIES = 8;
-const rpcUrls = (process.env.RPC_URL ?? "http://127.0.0.1:8545").split(",").flatMap((url) =>
-  /^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url) ? Array(LOOPBACK_RPC_COPIES).fill(url) : [url],
-);
+const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url);
+const configuredUrls = (process.env.RPC_URL ?? "http://127.0.0.1:8545").split(",");
+const rpcUrls = configuredUrls.flatMap((url) => (isLoopback(url) ? Array(LOOPBACK_RPC_COPIES).fill(url) : [url]));
+// Ponder caches RPC data per chain id in the database. Every fresh local chain reuses chain id
+// 2010111 with different blocks, so a cache from an earlier chain would be served as this one's.
+const localChain = configuredUrls.every(isLoopback);
 
 export default createConfig({
   database: { kind: "postgres", connectionString: process.env.DATABASE_URL },
@@ -22,8 +25,9 @@ export default createConfig({
     testnet: {
       id: chainId,
       rpc: rpcUrls,
-      ws: process.env.WS_URL,
+      ws: process.env.WS_URL || undefined,
       pollingInterval: Number(process.env.POLLING_INTERVAL_MS ?? 100),
+      disableCache: process.env.PONDER_RPC_CACHE ? process.env.PONDER_RPC_CACHE === "false" : localChain,
     },
   },
   contracts: {

@@ -1,5 +1,7 @@
 // On-chain facts as Ponder writes them. Amounts are 6-decimal USDC/token units (bigint); prices
 // are kept both exactly (WAD bigint, as the contract reports them) and as doubles for serving.
+// Bigint arrays are numeric(78)[]: a reader outside Ponder must parse them as bigints (pg's default
+// parser turns numeric[] into floats), as test/helpers/indexCheck.ts does.
 import { index, onchainTable, primaryKey } from "ponder";
 
 export const market = onchainTable(

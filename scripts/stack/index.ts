@@ -71,11 +71,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         dataDir: join(options.dataDir, "postgres"),
         port: options.databasePort ?? (await freePort()),
       }),
-      startChain({
-        port: options.chainPort ?? (await freePort()),
-        logFile: join(logDir, "anvil.log"),
-        heartbeatSeconds: options.blockTimeMs === 0 ? 1 : undefined,
-      }),
+      startChain({ port: options.chainPort ?? (await freePort()), logFile: join(logDir, "anvil.log") }),
     ]);
     stoppers.push(database.stop);
     children.push(chain.child);
@@ -96,9 +92,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     children.push(bundler.child);
     stoppers.push(() => stopChild(bundler.child));
 
+    const testClient = createTestClient({ mode: "anvil", transport: http(chain.rpcUrl) });
     if (options.blockTimeMs > 0) {
-      const testClient = createTestClient({ mode: "anvil", transport: http(chain.rpcUrl) });
       await testClient.setIntervalMining({ interval: options.blockTimeMs / 1000 });
+    } else {
+      // Ponder's live sync advances only when a new head arrives; on automine a quiet chain would
+      // leave the last blocks unindexed, so an empty block comes every second.
+      const heartbeat = setInterval(() => void testClient.mine({ blocks: 1 }).catch(() => {}), 1_000);
+      stoppers.push(async () => clearInterval(heartbeat));
     }
 
     // A new chain needs a new schema: Ponder refuses to move a finalized block backwards.
