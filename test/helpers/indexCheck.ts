@@ -5,8 +5,8 @@ import { MarketAbi, TestUSDCAbi } from "../../abis";
 import type { Deployment } from "../../deployments/schema";
 
 // numeric[] as exact integers, not floats (pg's default), as Ponder itself reads them.
-const NUMERIC_ARRAY = 1231 as unknown as pg.types.TypeId;
-const INT8_ARRAY = 1016 as unknown as pg.types.TypeId;
+const NUMERIC_ARRAY = 1231 as unknown as Parameters<typeof pg.types.setTypeParser>[0];
+const INT8_ARRAY = 1016 as unknown as Parameters<typeof pg.types.setTypeParser>[0];
 pg.types.setTypeParser(NUMERIC_ARRAY, pg.types.getTypeParser(INT8_ARRAY));
 
 const STATUS = ["uninitialized", "active", "closed", "resolved", "voided"];
