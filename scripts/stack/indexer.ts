@@ -17,13 +17,23 @@ export type IndexerOptions = {
   deploymentsDir: string;
   logFile: string;
   readyTimeoutMs?: number;
+  /** Another Ponder app (the benchmark's bare indexer); default this project. */
+  root?: string;
+  logLevel?: string;
 };
 
 export function spawnIndexer(options: IndexerOptions): Child {
   return startChild(
     "ponder",
     PONDER,
-    ["start", "--schema", options.schema, "--views-schema", options.viewsSchema, "--port", String(options.port), "--log-format", "json"],
+    [
+      "--root", options.root ?? ROOT,
+      "start",
+      "--schema", options.schema,
+      "--views-schema", options.viewsSchema,
+      "--port", String(options.port),
+      "--log-format", "json",
+    ],
     {
       cwd: ROOT,
       logFile: options.logFile,
@@ -33,7 +43,7 @@ export function spawnIndexer(options: IndexerOptions): Child {
         RPC_URL: options.rpcUrl,
         WS_URL: options.wsUrl ?? "",
         DEPLOYMENTS_DIR: options.deploymentsDir,
-        PONDER_LOG_LEVEL: process.env.PONDER_LOG_LEVEL ?? "warn",
+        PONDER_LOG_LEVEL: options.logLevel ?? process.env.PONDER_LOG_LEVEL ?? "warn",
       },
     },
   );

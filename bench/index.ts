@@ -1,0 +1,11 @@
+// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer.
+import { benchIndexer } from "./indexer";
+
+const PARTS: Record<string, () => Promise<void>> = { indexer: benchIndexer };
+
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
+for (const name of wanted.length > 0 ? wanted : Object.keys(PARTS)) {
+  const part = PARTS[name];
+  if (!part) throw new Error(`unknown benchmark part "${name}"; parts: ${Object.keys(PARTS).join(", ")}`);
+  await part();
+}
