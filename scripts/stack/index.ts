@@ -5,10 +5,11 @@ import { join } from "node:path";
 import { createTestClient, http } from "viem";
 import type { Deployment } from "../../deployments/schema";
 import { writeDeployment } from "../../deployments/schema";
+import { startApi } from "./api";
 import { startBundler } from "./bundler";
 import { startIndexer } from "./indexer";
 import { CHAIN_ID, startChain } from "./chain";
-import { startDatabase } from "./database";
+import { dropEarlierIndexerSchemas, startDatabase } from "./database";
 import { deployContracts } from "./deploy";
 import { localKeys, type Role } from "./keys";
 import { freePort } from "./ports";
@@ -30,9 +31,10 @@ export type StackOptions = {
   bundlerPort?: number;
   databasePort?: number;
   indexerPort?: number;
+  apiPort?: number;
   /** Schema of the stable views readers use; default `app`. */
   viewsSchema?: string;
-  /** Leave the indexer out (contract-level tests). */
+  /** Leave the indexer and the API out (contract-level tests). */
   withoutIndexer?: boolean;
 };
 
@@ -48,6 +50,7 @@ export type Stack = {
   indexerSchema: string;
   viewsSchema: string;
   indexerUrl?: string;
+  apiUrl?: string;
   keys: Record<Role, `0x${string}`>;
   children: Child[];
   stop: () => Promise<void>;
@@ -106,7 +109,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const indexerSchema = `pm_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
     const viewsSchema = options.viewsSchema ?? "app";
     let indexerUrl: string | undefined;
+    let apiUrl: string | undefined;
     if (!options.withoutIndexer) {
+      if (database.embedded) await dropEarlierIndexerSchemas(database.url);
       const indexer = await startIndexer({
         port: options.indexerPort ?? (await freePort()),
         databaseUrl: database.url,
@@ -120,6 +125,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       children.push(indexer.child);
       stoppers.push(() => stopChild(indexer.child, 30_000));
       indexerUrl = indexer.url;
+
+      const api = await startApi({
+        port: options.apiPort ?? (await freePort()),
+        databaseUrl: database.url,
+        viewsSchema,
+        indexerUrl,
+        chainId: CHAIN_ID,
+        logFile: join(logDir, "api.log"),
+      });
+      children.push(api.child);
+      stoppers.push(() => stopChild(api.child));
+      apiUrl = api.url;
     }
 
     return {
@@ -133,6 +150,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       indexerSchema,
       viewsSchema,
       indexerUrl,
+      apiUrl,
       keys,
       children,
       stop,

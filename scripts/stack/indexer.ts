@@ -1,6 +1,6 @@
 // Ponder as a child process: one database schema per deploy, stable views in `viewsSchema`.
 import { join } from "node:path";
-import { startChild, waitUntil, type Child } from "./processes";
+import { startChild, stopChild, waitUntil, type Child } from "./processes";
 
 const ROOT = join(import.meta.dirname, "../..");
 const PONDER = join(ROOT, "node_modules/.bin/ponder");
@@ -79,6 +79,11 @@ async function chainHead(rpcUrl: string): Promise<number> {
 export async function startIndexer(options: IndexerOptions): Promise<{ child: Child; url: string }> {
   const child = spawnIndexer(options);
   const url = `http://127.0.0.1:${options.port}`;
-  await waitForIndexer({ indexerUrl: url, rpcUrl: options.rpcUrl, child, timeoutMs: options.readyTimeoutMs });
+  try {
+    await waitForIndexer({ indexerUrl: url, rpcUrl: options.rpcUrl, child, timeoutMs: options.readyTimeoutMs });
+  } catch (error) {
+    await stopChild(child, 30_000);
+    throw error;
+  }
   return { child, url };
 }

@@ -1,0 +1,68 @@
+// The Hono application: middleware, routes, the OpenAPI document and the error envelope.
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import type { Logger } from "pino";
+import type { Config } from "./config";
+import { marketQueries } from "./db/markets";
+import type { Db } from "./db/pool";
+import { priceQueries } from "./db/prices";
+import { tradeQueries } from "./db/trades";
+import type { AppEnv } from "./http/env";
+import { ApiError, errorResponse, validationError } from "./http/errors";
+import { logRequests } from "./http/logging";
+import { measureRequests } from "./http/metrics";
+import { marketRoutes } from "./routes/markets";
+import { systemRoutes } from "./routes/system";
+import { tradeRoutes } from "./routes/trades";
+
+export const OPENAPI_PATH = "/openapi/api.json";
+
+export function createApp(options: { config: Config; pool: Db; logger: Logger }) {
+  const { config, pool, logger } = options;
+  const views = config.VIEWS_SCHEMA;
+  const db = { pool, markets: marketQueries(pool, views), trades: tradeQueries(pool, views), prices: priceQueries(pool, views) };
+
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error.issues);
+    },
+  });
+
+  app.use(requestId());
+  app.use(measureRequests());
+  app.use(logRequests(logger));
+  app.use(async (c, next) => {
+    c.set("config", config);
+    c.set("db", db);
+    await next();
+  });
+  app.use("/api/*", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], exposeHeaders: ["X-Request-Id"] }));
+
+  app.route("/", systemRoutes);
+  app.route("/", marketRoutes);
+  app.route("/", tradeRoutes);
+
+  app.doc31(OPENAPI_PATH, {
+    openapi: "3.1.0",
+    info: {
+      title: "Prediction market API",
+      version: "0.1.0",
+      description:
+        "Markets, trades and prices of the prediction-market test network (chain id 2010111), served from chain events indexed by Ponder. Every error is `{\"error\":{\"code\",\"message\",\"details\"}}`; a bad parameter is a 400 whose `details.parameter` names it. Amounts are decimal USDC; prices are USDC per outcome token, between 0 and 1.",
+    },
+  });
+  app.get("/openapi/index.json", (c) =>
+    c.json({ specs: [{ name: "api", title: "Prediction market API", version: "3.1.0", url: OPENAPI_PATH }] }),
+  );
+  app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Prediction market API" }));
+
+  app.notFound((c) => errorResponse(c, new ApiError(404, "route_not_found", `no route for ${c.req.method} ${c.req.path}`)));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(c, error);
+    (c.var.log ?? logger).error({ err: error }, "unhandled error");
+    return errorResponse(c, new ApiError(500, "internal_error", "internal error"));
+  });
+  return app;
+}

@@ -1,0 +1,54 @@
+// Markets as readers see them: indexed markets from Ponder's views plus drafts (pending) from the
+// API's own schema. A market past closesAt is `closed` even before anyone calls close().
+import type { Db } from "./pool";
+
+export type MarketRow = {
+  id: string;
+  slug: string;
+  title: string;
+  description: string;
+  status: string;
+  outcomes: string[];
+  /** null for drafts: their prices are the uniform opening prices. */
+  prices: number[] | null;
+  volume: string;
+  liquidity: string;
+  created_at: string;
+  closes_at: string;
+  contract_address: string | null;
+  resolved_outcome: number | null;
+};
+
+const allMarkets = (views: string) => `
+  SELECT id, slug, title, description,
+         CASE WHEN status = 'active' AND closes_at <= extract(epoch FROM now()) THEN 'closed' ELSE status END AS status,
+         outcomes, prices, volume::text, liquidity::text, created_at::text, closes_at::text,
+         address AS contract_address, resolved_outcome
+    FROM "${views}".market
+  UNION ALL
+  SELECT d.id, d.slug, d.title, d.description, 'pending', d.outcomes, NULL, '0', '0',
+         extract(epoch FROM d.created_at)::bigint::text, extract(epoch FROM d.closes_at)::bigint::text,
+         d.contract_address, NULL
+    FROM api.market_draft d
+   WHERE NOT EXISTS (SELECT 1 FROM "${views}".market m WHERE m.slug = d.slug)`;
+
+export function marketQueries(db: Db, views: string) {
+  const listSql = `
+    WITH filtered AS (SELECT * FROM (${allMarkets(views)}) markets WHERE $1::text IS NULL OR status = $1),
+         page AS (SELECT * FROM filtered ORDER BY created_at::bigint DESC, slug LIMIT $2 OFFSET $3)
+    SELECT (SELECT count(*) FROM filtered)::int AS total, page.*
+      FROM (SELECT 1) one LEFT JOIN page ON true`;
+  const bySlugSql = `SELECT * FROM (${allMarkets(views)}) markets WHERE slug = $1 LIMIT 1`;
+
+  return {
+    async list(filter: { status?: string; limit: number; offset: number }): Promise<{ total: number; markets: MarketRow[] }> {
+      const { rows } = await db.query({ name: "markets_list", text: listSql, values: [filter.status ?? null, filter.limit, filter.offset] });
+      return { total: rows[0]?.total ?? 0, markets: rows.filter((row) => row.slug !== null) };
+    },
+
+    async bySlug(slug: string): Promise<MarketRow | undefined> {
+      const { rows } = await db.query({ name: "market_by_slug", text: bySlugSql, values: [slug] });
+      return rows[0];
+    },
+  };
+}

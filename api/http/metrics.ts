@@ -1,0 +1,25 @@
+// Prometheus metrics: the process defaults plus a request histogram by route and status.
+import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+const requestDuration = new Histogram({
+  name: "http_request_duration_seconds",
+  help: "HTTP request duration by method, route and status",
+  labelNames: ["method", "route", "status"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [registry],
+});
+
+export const METRICS_CONTENT_TYPE = registry.contentType;
+export const metricsText = () => registry.metrics();
+
+export const measureRequests = (): MiddlewareHandler => async (c, next) => {
+  const end = requestDuration.startTimer();
+  await next();
+  // The route pattern, not the path, so that slugs do not explode the label set.
+  end({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
+};

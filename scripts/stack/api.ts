@@ -1,0 +1,36 @@
+// The API service as a child process of the local stack.
+import { join } from "node:path";
+import { startChild, stopChild, waitUntil, type Child } from "./processes";
+
+const ROOT = join(import.meta.dirname, "../..");
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+
+export async function startApi(options: {
+  port: number;
+  databaseUrl: string;
+  viewsSchema: string;
+  indexerUrl?: string;
+  chainId: number;
+  logFile: string;
+}): Promise<{ child: Child; url: string }> {
+  const child = startChild("api", TSX, [join(ROOT, "api/server.ts")], {
+    cwd: ROOT,
+    logFile: options.logFile,
+    env: {
+      PORT: String(options.port),
+      DATABASE_URL: options.databaseUrl,
+      VIEWS_SCHEMA: options.viewsSchema,
+      INDEXER_URL: options.indexerUrl ?? "",
+      CHAIN_ID: String(options.chainId),
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+    },
+  });
+  const url = `http://127.0.0.1:${options.port}`;
+  try {
+    await waitUntil("api", async () => (await fetch(`${url}/health`)).ok, { child, timeoutMs: 60_000 });
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return { child, url };
+}
