@@ -14,10 +14,12 @@ import { ApiError, errorResponse, validationError } from "./http/errors";
 import { logRequests } from "./http/logging";
 import { measureRequests } from "./http/metrics";
 import { marketRoutes } from "./routes/markets";
+import { openapiIndexRoutes } from "./routes/openapiIndex";
 import { systemRoutes } from "./routes/system";
 import { tradeRoutes } from "./routes/trades";
 
-export const OPENAPI_PATH = "/openapi/api.json";
+export { OPENAPI_PATH } from "./routes/openapiIndex";
+import { OPENAPI_PATH } from "./routes/openapiIndex";
 
 export function createApp(options: { config: Config; pool: Db; logger: Logger }) {
   const { config, pool, logger } = options;
@@ -53,9 +55,7 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger })
         "Markets, trades and prices of the prediction-market test network (chain id 2010111), served from chain events indexed by Ponder. Every error is `{\"error\":{\"code\",\"message\",\"details\"}}`; a bad parameter is a 400 whose `details.parameter` names it. Amounts are decimal USDC; prices are USDC per outcome token, between 0 and 1.",
     },
   });
-  app.get("/openapi/index.json", (c) =>
-    c.json({ specs: [{ name: "api", title: "Prediction market API", version: "3.1.0", url: OPENAPI_PATH }] }),
-  );
+  app.route("/", openapiIndexRoutes);
   app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Prediction market API" }));
 
   app.notFound((c) => errorResponse(c, new ApiError(404, "route_not_found", `no route for ${c.req.method} ${c.req.path}`)));

@@ -7,6 +7,8 @@ import { expectEnvelope, getJson } from "./helpers/http";
 import { startTestStack, type TestStack } from "./helpers/stack";
 import { traderAddresses } from "./helpers/scenario";
 import { waitForIndexer } from "../scripts/stack/indexer";
+import { recentTradesSql } from "../api/db/trades";
+import { candlesSql } from "../api/db/prices";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HOUR = 3600;
@@ -225,4 +227,62 @@ describe("read API", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("x-request-id")).toBeTruthy();
   });
+
+  describe("query plans with 100,000 trades", () => {
+    // Copies of the indexer's tables with their indexes, filled with synthetic rows: the planner
+    // sees the real schema at scale without a chain producing 100,000 trades first.
+    const scale = "explain_scale";
+    const planOf = async (sql: string, values: unknown[]) => {
+      const { rows } = await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, values);
+      return JSON.stringify(rows[0]["QUERY PLAN"]);
+    };
+
+    beforeAll(async () => {
+      const source = stack.indexerSchema;
+      stack.extraSchemas.push(scale);
+      await db.query(`CREATE SCHEMA ${scale}`);
+      for (const table of ["market", "trade", "price_candle"]) {
+        await db.query(`CREATE TABLE ${scale}.${table} (LIKE "${source}".${table} INCLUDING ALL)`);
+      }
+      await db.query(`
+        INSERT INTO ${scale}.market
+        SELECT '0x' || lpad(to_hex(i), 40, '0'), '0x' || lpad(to_hex(i), 64, '0'), 'market-' || i, 'Market ' || i, 'd',
+               '{Yes,No}', 'active', '{0.5,0.5}', '{500000000000000000,500000000000000000}', '{0,0}', 0, 0, 1000000000, 50, 0, 1000,
+               NULL, 1700000000, 1900000000, 1, '0x00'
+          FROM generate_series(1, 100) i`);
+      await db.query(`
+        INSERT INTO ${scale}.trade
+        SELECT '0x' || lpad(to_hex(i), 64, '0') || '-0', '0x' || lpad(to_hex(1 + i % 100), 40, '0'), '0x' || lpad(to_hex(i % 500), 40, '0'),
+               i % 2, i % 3 = 0, 1000000, 1900000, 5000, 0.52, '{0.52,0.48}', '{520000000000000000,480000000000000000}',
+               i / 10, i % 10, 1700000000 + i * 26, '0x' || lpad(to_hex(i), 64, '0'), NULL
+          FROM generate_series(1, 100000) i`);
+      await db.query(`
+        INSERT INTO ${scale}.price_candle
+        SELECT '0x' || lpad(to_hex(m), 40, '0'), iv.name, (1700000000 / iv.size + h) * iv.size,
+               '{0.5,0.5}', '{0.6,0.6}', '{0.4,0.4}', '{0.52,0.48}', 1000000, 3
+          FROM generate_series(1, 100) m, generate_series(0, 719) h,
+               (VALUES ('1h', 3600), ('4h', 14400), ('1d', 86400)) iv(name, size)`);
+      await db.query(`ANALYZE ${scale}.market; ANALYZE ${scale}.trade; ANALYZE ${scale}.price_candle`);
+    });
+
+    it("reads recent trades through an index, not a scan of the trade table", async () => {
+      const plan = await planOf(recentTradesSql(scale), [20]);
+      expect(scannedSequentially(plan, "trade")).toBe(false);
+      expect(plan).toContain("Index");
+    });
+
+    it("reads 30 days of hourly prices from the candle index", async () => {
+      const market = "0x" + (42).toString(16).padStart(40, "0");
+      const plan = await planOf(candlesSql(scale), [market, "1h", 1700000000, 1700000000 + 30 * 86400]);
+      expect(scannedSequentially(plan, "price_candle")).toBe(false);
+      expect(plan).toContain("Index");
+    });
+  });
 });
+
+/** Whether an EXPLAIN (FORMAT JSON) plan reads `table` with a sequential scan. */
+function scannedSequentially(plan: string, table: string): boolean {
+  const visit = (node: any): boolean =>
+    (node["Node Type"] === "Seq Scan" && node["Relation Name"] === table) || (node.Plans ?? []).some(visit);
+  return visit(JSON.parse(plan)[0].Plan);
+}

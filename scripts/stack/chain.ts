@@ -31,6 +31,9 @@ export async function startChain(options: {
       "--mnemonic", TEST_MNEMONIC,
       "--accounts", "10",
       "--balance", "1000000",
+      // Gas is sponsored and test ETH is free: a zero base fee stays zero however full the blocks
+      // get, where a rising one would strand transactions queued at an older fee.
+      "--block-base-fee-per-gas", "0",
       "--silent",
       ...heartbeat,
     ],
