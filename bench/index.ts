@@ -1,7 +1,8 @@
-// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer.
+// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api.
+import { benchApi } from "./api";
 import { benchIndexer } from "./indexer";
 
-const PARTS: Record<string, () => Promise<void>> = { indexer: benchIndexer };
+const PARTS: Record<string, () => Promise<void>> = { indexer: benchIndexer, api: benchApi };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 for (const name of wanted.length > 0 ? wanted : Object.keys(PARTS)) {
