@@ -1,7 +1,6 @@
 // The Hono application: middleware, routes, the OpenAPI document and the error envelope.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
-import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { Config } from "./config";
@@ -10,9 +9,11 @@ import type { Db } from "./db/pool";
 import { priceQueries } from "./db/prices";
 import { tradeQueries } from "./db/trades";
 import type { AppEnv } from "./http/env";
+import { readCors } from "./http/cors";
 import { ApiError, errorResponse, validationError } from "./http/errors";
 import { logRequests } from "./http/logging";
 import { measureRequests } from "./http/metrics";
+import { cacheReads, type ReadCache } from "./http/readCache";
 import { marketRoutes } from "./routes/markets";
 import { openapiIndexRoutes } from "./routes/openapiIndex";
 import { systemRoutes } from "./routes/system";
@@ -21,7 +22,7 @@ import { tradeRoutes } from "./routes/trades";
 export { OPENAPI_PATH } from "./routes/openapiIndex";
 import { OPENAPI_PATH } from "./routes/openapiIndex";
 
-export function createApp(options: { config: Config; pool: Db; logger: Logger }) {
+export function createApp(options: { config: Config; pool: Db; logger: Logger; cache?: ReadCache }) {
   const { config, pool, logger } = options;
   const views = config.VIEWS_SCHEMA;
   const db = { pool, markets: marketQueries(pool, views), trades: tradeQueries(pool, views), prices: priceQueries(pool, views) };
@@ -40,7 +41,10 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger })
     c.set("db", db);
     await next();
   });
-  app.use("/api/*", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], exposeHeaders: ["X-Request-Id"] }));
+  app.use("/api/*", readCors());
+  if (options.cache) {
+    for (const path of ["/api/markets", "/api/markets/*", "/api/trades/recent"]) app.use(path, cacheReads(options.cache));
+  }
 
   app.route("/", systemRoutes);
   app.route("/", marketRoutes);

@@ -12,6 +12,8 @@ const Config = z.object({
   CHAIN_ID: z.coerce.number().int().default(2010111),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(20),
+  /** Longest a cached public read may live; changes clear it sooner. 0 turns the cache off. */
+  READ_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
 });
 
 export type Config = z.infer<typeof Config>;

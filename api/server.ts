@@ -3,14 +3,30 @@ import { serve } from "@hono/node-server";
 import pino from "pino";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
+import { API_CHANNEL, indexerChannel, listenForChanges } from "./db/changes";
 import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
+import { ReadCache } from "./http/readCache";
 
 const config = loadConfig();
 const logger = pino({ level: config.LOG_LEVEL });
 await migrate(config.DATABASE_URL, logger);
 const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-const app = createApp({ config, pool, logger });
+const changes = listenForChanges({
+  databaseUrl: config.DATABASE_URL,
+  channels: [indexerChannel(config.VIEWS_SCHEMA), API_CHANNEL],
+  // Ponder also notifies for blocks that wrote nothing ("[]"); those change no answer.
+  onChange: (_channel, payload) => {
+    if (payload !== "[]") cache?.clear();
+  },
+  onReset: () => cache?.clear(),
+  logger,
+});
+const cache =
+  config.READ_CACHE_TTL_MS > 0
+    ? new ReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: 10_000, enabled: () => changes.connected })
+    : undefined;
+const app = createApp({ config, pool, logger, cache });
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   logger.info({ url: `http://${config.HOST}:${info.port}`, docs: `http://${config.HOST}:${info.port}/docs` }, "API listening");
@@ -18,7 +34,7 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
 
 const shutdown = () => {
   logger.info("shutting down");
-  server.close(() => void pool.end().then(() => process.exit(0)));
+  server.close(() => void Promise.all([pool.end(), changes.close()]).then(() => process.exit(0)));
   setTimeout(() => process.exit(0), 5_000).unref();
 };
 process.on("SIGINT", shutdown);

@@ -209,6 +209,25 @@ describe("read API", () => {
     });
   });
 
+  it("serves repeated reads from its cache until the indexer commits new rows", async () => {
+    await get("/api/trades/recent?limit=5");
+    const cached = await get("/api/trades/recent?limit=5");
+    expect(cached.headers.get("x-cache")).toBe("hit");
+    const before = cached.body.total;
+
+    await driver.mineBlock([driver.buy(traders[2]!, stack.deployment.markets[1]!.address, 1, parseUnits("2", 6))]);
+    await waitForIndexer({ indexerUrl: stack.indexerUrl!, rpcUrl: stack.rpcUrl });
+    // The notification travels from Ponder's commit to the API's listener: far less than the cache's
+    // one-second lifetime, which this wait stays well inside.
+    let fresh = await get("/api/trades/recent?limit=5");
+    for (let i = 0; i < 10 && fresh.body.total === before; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      fresh = await get("/api/trades/recent?limit=5");
+    }
+    expect(fresh.body.total).toBe(before + 1);
+    expect(fresh.body.trades[0].marketSlug).toBe(stack.deployment.markets[1]!.slug);
+  });
+
   it("answers unknown routes with the 404 envelope", async () => {
     const { status, body } = await get("/api/nothing-here");
     expect(status).toBe(404);
@@ -226,6 +245,12 @@ describe("read API", () => {
     const response = await fetch(`${api}/api/markets`, { headers: { origin: "http://example.test" } });
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("x-request-id")).toBeTruthy();
+    const preflight = await fetch(`${api}/api/markets`, {
+      method: "OPTIONS",
+      headers: { origin: "http://example.test", "access-control-request-method": "GET" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("GET");
   });
 
   describe("query plans with 100,000 trades", () => {

@@ -1,6 +1,6 @@
 // Child processes of the local stack: each logs to its own file, and all of them stop together.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 
 export type Child = { name: string; process: ChildProcess; logFile: string };
@@ -12,16 +12,16 @@ export function startChild(
   options: { logFile: string; env?: NodeJS.ProcessEnv; cwd?: string },
 ): Child {
   mkdirSync(dirname(options.logFile), { recursive: true });
-  const log = createWriteStream(options.logFile, { flags: "a" });
+  // The child writes its log file itself: nothing of its output passes through this process.
+  const log = openSync(options.logFile, "a");
   // detached: the child leads its own process group, so stopping it also stops its children.
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", log, log],
     detached: true,
   });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  closeSync(log);
   return { name, process: child, logFile: options.logFile };
 }
 
