@@ -9,7 +9,8 @@ import { createPool } from "./db/pool";
 import { ReadCache } from "./http/readCache";
 
 const config = loadConfig();
-const logger = pino({ level: config.LOG_LEVEL });
+// Buffered writes: a log line per request must not cost a system call per request.
+const logger = pino({ level: config.LOG_LEVEL }, pino.destination({ dest: 1, sync: false }));
 await migrate(config.DATABASE_URL, logger);
 const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
 const changes = listenForChanges({
@@ -34,7 +35,12 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
 
 const shutdown = () => {
   logger.info("shutting down");
-  server.close(() => void Promise.all([pool.end(), changes.close()]).then(() => process.exit(0)));
+  server.close(() =>
+    void Promise.all([pool.end(), changes.close()]).then(() => {
+      logger.flush();
+      process.exit(0);
+    }),
+  );
   setTimeout(() => process.exit(0), 5_000).unref();
 };
 process.on("SIGINT", shutdown);

@@ -10,6 +10,9 @@ import { createPool } from "../api/db/pool";
 import { priceQueries } from "../api/db/prices";
 import { tradeQueries } from "../api/db/trades";
 import { startStack } from "../scripts/stack";
+import { startApi } from "../scripts/stack/api";
+import { freePort } from "../scripts/stack/ports";
+import { stopChild } from "../scripts/stack/processes";
 import { waitForIndexer } from "../scripts/stack/indexer";
 import { chainDriver } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
@@ -69,23 +72,41 @@ export async function benchApi() {
       () => trades.recent(20),
     ];
 
+    // The same API with its read cache off, to show what the cache is worth.
+    const uncachedApi = await startApi({
+      port: await freePort(),
+      databaseUrl: stack.databaseUrl,
+      viewsSchema: views,
+      chainId: stack.deployment.chainId,
+      logFile: join(dataDir, "logs", "api-uncached.log"),
+      env: { READ_CACHE_TTL_MS: "0" },
+    });
+    const load = async (base: string, path: string, name: string) => {
+      const result = await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: SECONDS });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return result;
+    };
+
     const rows: string[][] = [];
     for (const [i, endpoint] of endpoints.entries()) {
-      const http = await autocannon({ url: `${stack.apiUrl}${endpoint.path}`, connections: CONNECTIONS, duration: SECONDS });
-      if (http.non2xx > 0 || http.errors > 0) throw new Error(`${endpoint.name}: ${http.non2xx} non-2xx, ${http.errors} errors`);
+      const cached = await load(stack.apiUrl!, endpoint.path, endpoint.name);
+      const uncached = await load(uncachedApi.url, endpoint.path, endpoint.name);
       const direct = await queryLoop(raw[i]!, CONNECTIONS, SECONDS);
       rows.push([
         endpoint.name,
-        `${Math.round(http.requests.average)}`,
-        `${http.latency.p99} ms`,
+        `${Math.round(cached.requests.average)}`,
+        `${cached.latency.p99} ms`,
+        `${Math.round(uncached.requests.average)} (p99 ${uncached.latency.p99} ms)`,
         `${Math.round(direct)}`,
-        (http.requests.average / direct).toFixed(2),
+        (cached.requests.average / direct).toFixed(2),
+        (uncached.requests.average / direct).toFixed(2),
       ]);
     }
+    await stopChild(uncachedApi.child);
     await pool.end();
     printTable(
       `api (one API process, ${CONNECTIONS} connections, ${SECONDS} s each; targets: /api/markets >= 5,000 req/s with p99 <= 20 ms, every endpoint >= 0.5 of raw)`,
-      ["endpoint", "req/s", "p99", "raw pg req/s", "api / raw"],
+      ["endpoint", "req/s", "p99", "req/s, cache off", "raw pg req/s", "api / raw", "cache off / raw"],
       rows,
     );
   } finally {

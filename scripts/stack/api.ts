@@ -12,6 +12,8 @@ export async function startApi(options: {
   indexerUrl?: string;
   chainId: number;
   logFile: string;
+  /** Extra settings (see api/config.ts), e.g. READ_CACHE_TTL_MS. */
+  env?: Record<string, string>;
 }): Promise<{ child: Child; url: string }> {
   const child = startChild("api", TSX, [join(ROOT, "api/server.ts")], {
     cwd: ROOT,
@@ -23,6 +25,7 @@ export async function startApi(options: {
       INDEXER_URL: options.indexerUrl ?? "",
       CHAIN_ID: String(options.chainId),
       LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+      ...options.env,
     },
   });
   const url = `http://127.0.0.1:${options.port}`;
