@@ -8,6 +8,9 @@ import { marketQueries } from "./db/markets";
 import type { Db } from "./db/pool";
 import { priceQueries } from "./db/prices";
 import { tradeQueries } from "./db/trades";
+import { walletQueries } from "./db/wallets";
+import { createVerifier } from "./auth/verifier";
+import type { ChainAccess } from "./chain/access";
 import type { AppEnv } from "./http/env";
 import { readCors } from "./http/cors";
 import { ApiError, errorResponse, validationError } from "./http/errors";
@@ -18,14 +21,22 @@ import { marketRoutes } from "./routes/markets";
 import { openapiIndexRoutes } from "./routes/openapiIndex";
 import { systemRoutes } from "./routes/system";
 import { tradeRoutes } from "./routes/trades";
+import { walletRoutes } from "./routes/wallet";
 
 export { OPENAPI_PATH } from "./routes/openapiIndex";
 import { OPENAPI_PATH } from "./routes/openapiIndex";
 
-export function createApp(options: { config: Config; pool: Db; logger: Logger; cache?: ReadCache }) {
-  const { config, pool, logger } = options;
+export function createApp(options: { config: Config; pool: Db; logger: Logger; cache?: ReadCache; chain?: ChainAccess }) {
+  const { config, pool, logger, chain } = options;
   const views = config.VIEWS_SCHEMA;
-  const db = { pool, markets: marketQueries(pool, views), trades: tradeQueries(pool, views), prices: priceQueries(pool, views) };
+  const db = {
+    pool,
+    markets: marketQueries(pool, views),
+    trades: tradeQueries(pool, views),
+    prices: priceQueries(pool, views),
+    wallets: walletQueries(pool),
+  };
+  const verifyToken = createVerifier(config);
 
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
@@ -39,6 +50,8 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
   app.use(async (c, next) => {
     c.set("config", config);
     c.set("db", db);
+    c.set("verifyToken", verifyToken);
+    if (chain) c.set("chain", chain);
     await next();
   });
   app.use("/api/*", readCors());
@@ -49,7 +62,9 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
   app.route("/", systemRoutes);
   app.route("/", marketRoutes);
   app.route("/", tradeRoutes);
+  app.route("/", walletRoutes);
 
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",
     info: {

@@ -12,6 +12,28 @@ const Config = z.object({
   CHAIN_ID: z.coerce.number().int().default(2010111),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(20),
+  /** The chain, for wallets and writes; without it the API serves reads only. */
+  RPC_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
+  /** Where deployments/<chainId>.json is. */
+  DEPLOYMENTS_DIR: z.preprocess((value) => value || undefined, z.string().optional()),
+  /** Authentication: a JWKS (RS256/ES256) or, locally, a shared HS256 secret. */
+  JWKS_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
+  JWT_SECRET: z.preprocess((value) => value || undefined, z.string().min(32, "must be at least 32 characters").optional()),
+  JWT_ISSUER: z.preprocess((value) => value || undefined, z.string().optional()),
+  JWT_AUDIENCE: z.preprocess((value) => value || undefined, z.string().optional()),
+  /** 32 bytes as 0x-hex; every user's wallet owner key is derived from it. Keep it secret and stable. */
+  WALLET_MASTER_KEY: z.preprocess(
+    (value) => value || undefined,
+    z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes as 0x-hex").optional(),
+  ) as z.ZodType<`0x${string}` | undefined>,
+  /** The operator: mints faucet USDC and operates markets. */
+  OPERATOR_PRIVATE_KEY: z.preprocess(
+    (value) => value || undefined,
+    z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key").optional(),
+  ) as z.ZodType<`0x${string}` | undefined>,
+  FAUCET_ENABLED: z.preprocess((value) => value !== "false", z.boolean()),
+  FAUCET_AMOUNT_USDC: z.coerce.number().positive().default(1000),
+  FAUCET_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** Longest a cached public read may live; changes clear it sooner. 0 turns the cache off. */
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
 });

@@ -1,7 +1,9 @@
 // `npm run api`: the API service on its own, against DATABASE_URL.
 import { serve } from "@hono/node-server";
 import pino from "pino";
+import { readDeployment } from "../deployments/schema";
 import { createApp } from "./app";
+import { createChainAccess } from "./chain/access";
 import { loadConfig } from "./config";
 import { API_CHANNEL, indexerChannel, listenForChanges } from "./db/changes";
 import { migrate } from "./db/migrate";
@@ -27,7 +29,14 @@ const cache =
   config.READ_CACHE_TTL_MS > 0
     ? new ReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: 10_000, enabled: () => changes.connected })
     : undefined;
-const app = createApp({ config, pool, logger, cache });
+const chain = config.RPC_URL
+  ? createChainAccess({
+      rpcUrl: config.RPC_URL,
+      deployment: readDeployment(config.CHAIN_ID, config.DEPLOYMENTS_DIR),
+      operatorKey: config.OPERATOR_PRIVATE_KEY,
+    })
+  : undefined;
+const app = createApp({ config, pool, logger, cache, chain });
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   logger.info({ url: `http://${config.HOST}:${info.port}`, docs: `http://${config.HOST}:${info.port}/docs` }, "API listening");

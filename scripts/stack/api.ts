@@ -1,5 +1,6 @@
 // The API service as a child process of the local stack.
 import { join } from "node:path";
+import { LOCAL_JWT_AUDIENCE, LOCAL_JWT_ISSUER, LOCAL_JWT_SECRET, LOCAL_WALLET_MASTER_KEY } from "./keys";
 import { startChild, stopChild, waitUntil, type Child } from "./processes";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -11,6 +12,9 @@ export async function startApi(options: {
   viewsSchema: string;
   indexerUrl?: string;
   chainId: number;
+  rpcUrl?: string;
+  deploymentsDir?: string;
+  operatorKey?: string;
   logFile: string;
   /** Extra settings (see api/config.ts), e.g. READ_CACHE_TTL_MS. */
   env?: Record<string, string>;
@@ -25,6 +29,13 @@ export async function startApi(options: {
       INDEXER_URL: options.indexerUrl ?? "",
       CHAIN_ID: String(options.chainId),
       LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+      RPC_URL: options.rpcUrl ?? "",
+      DEPLOYMENTS_DIR: options.deploymentsDir ?? "",
+      OPERATOR_PRIVATE_KEY: options.operatorKey ?? "",
+      JWT_SECRET: LOCAL_JWT_SECRET,
+      JWT_ISSUER: LOCAL_JWT_ISSUER,
+      JWT_AUDIENCE: LOCAL_JWT_AUDIENCE,
+      WALLET_MASTER_KEY: LOCAL_WALLET_MASTER_KEY,
       ...options.env,
     },
   });

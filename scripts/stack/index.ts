@@ -132,6 +132,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         viewsSchema,
         indexerUrl,
         chainId: CHAIN_ID,
+        rpcUrl: chain.rpcUrl,
+        deploymentsDir: options.deploymentsDir,
+        operatorKey: keys.operator,
         logFile: join(logDir, "api.log"),
       });
       children.push(api.child);

@@ -1,0 +1,17 @@
+// Routes behind `Authorization: Bearer <JWT>` put the verified user on the context.
+import type { MiddlewareHandler } from "hono";
+import { AuthError } from "../auth/verifier";
+import type { AppEnv } from "./env";
+import { ApiError } from "./errors";
+
+export const requireUser = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  try {
+    c.set("user", await c.var.verifyToken(c.req.header("authorization")));
+  } catch (error) {
+    if (error instanceof AuthError) throw new ApiError(401, "unauthorized", error.message);
+    throw error;
+  }
+  await next();
+};
+
+export const BEARER_AUTH = [{ bearerAuth: [] }];

@@ -1,0 +1,152 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { getAddress, parseUnits, type Address } from "viem";
+import { simpleAccount } from "../chain/smartAccount";
+import { mintUsdc, USDC_DECIMALS, usdcBalance } from "../chain/usdc";
+import { ownerKeyFor } from "../chain/walletKeys";
+import { BEARER_AUTH, requireUser } from "../http/auth";
+import type { AppEnv } from "../http/env";
+import { ApiError, errorResponses } from "../http/errors";
+
+const Wallet = z
+  .object({
+    walletId: z.string(),
+    address: z.string().openapi({ description: "the smart-contract account (SimpleAccount v0.7); deployed by its first user operation" }),
+    chainId: z.number().openapi({ example: 2010111 }),
+    type: z.literal("SCA"),
+    createdAt: z.string().openapi({ format: "date-time" }),
+    isNew: z.boolean().openapi({ description: "true only on the call that created the wallet" }),
+  })
+  .openapi("Wallet");
+
+const WalletBalance = z
+  .object({
+    walletId: z.string(),
+    address: z.string(),
+    chainId: z.number(),
+    balances: z.array(
+      z.object({
+        token: z.string().openapi({ example: "USDC" }),
+        amount: z.string().openapi({ description: "decimal amount as a string, to keep precision", example: "25.5" }),
+        contractAddress: z.string(),
+        decimals: z.number().openapi({ example: 6 }),
+      }),
+    ),
+  })
+  .openapi("WalletBalance");
+
+const FaucetGrant = z
+  .object({ walletId: z.string(), address: z.string(), amount: z.string(), txHash: z.string() })
+  .openapi("FaucetGrant");
+
+const getOrCreateRoute = createRoute({
+  method: "post",
+  path: "/api/wallet/get-or-create",
+  tags: ["Wallet"],
+  summary: "The caller's gasless smart-account wallet, created on first call",
+  security: BEARER_AUTH,
+  middleware: [requireUser()] as const,
+  responses: {
+    200: { description: "the wallet", content: { "application/json": { schema: Wallet } } },
+    ...errorResponses(401, 500),
+  },
+});
+
+const balanceRoute = createRoute({
+  method: "get",
+  path: "/api/wallet/balance",
+  tags: ["Wallet"],
+  summary: "USDC balance of the caller's wallet, read from the chain",
+  security: BEARER_AUTH,
+  middleware: [requireUser()] as const,
+  responses: {
+    200: { description: "balances", content: { "application/json": { schema: WalletBalance } } },
+    ...errorResponses(401, 404, 503),
+  },
+});
+
+const faucetRoute = createRoute({
+  method: "post",
+  path: "/api/wallet/faucet",
+  tags: ["Wallet"],
+  summary: "Test-network faucet: mints test USDC to the caller's wallet",
+  description: "Only on the test network. One grant per user per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After.",
+  security: BEARER_AUTH,
+  middleware: [requireUser()] as const,
+  responses: {
+    200: { description: "minted and mined", content: { "application/json": { schema: FaucetGrant } } },
+    ...errorResponses(401, 404, 429, 503),
+  },
+});
+
+const requireChain = (chain: AppEnv["Variables"]["chain"]) => {
+  if (!chain) throw new ApiError(503, "chain_unavailable", "this API instance has no chain access (RPC_URL)");
+  return chain;
+};
+
+export const walletRoutes = new OpenAPIHono<AppEnv>()
+  .openapi(getOrCreateRoute, async (c) => {
+    const user = c.var.user;
+    const existing = await c.var.db.wallets.find(user.id);
+    let wallet = existing;
+    let created = false;
+    if (!existing) {
+      let address: Address;
+      try {
+        const chain = requireChain(c.var.chain);
+        const masterKey = c.var.config.WALLET_MASTER_KEY;
+        if (!masterKey) throw new Error("WALLET_MASTER_KEY is not configured");
+        const account = await simpleAccount(chain.publicClient, ownerKeyFor(masterKey, user.id));
+        address = account.address;
+      } catch (error) {
+        c.var.log.error({ err: error }, "wallet provisioning failed");
+        throw new ApiError(500, "wallet_provisioning_failed", "the wallet could not be provisioned; try again");
+      }
+      ({ wallet, created } = await c.var.db.wallets.getOrCreate(user.id, address));
+    }
+    return c.json(
+      {
+        walletId: wallet!.wallet_id,
+        address: getAddress(wallet!.address),
+        chainId: c.var.config.CHAIN_ID,
+        type: "SCA" as const,
+        createdAt: wallet!.created_at.toISOString(),
+        isNew: created,
+      },
+      200,
+    );
+  })
+  .openapi(balanceRoute, async (c) => {
+    const wallet = await c.var.db.wallets.find(c.var.user.id);
+    if (!wallet) throw new ApiError(404, "wallet_not_found", "no wallet for this user; call POST /api/wallet/get-or-create first");
+    const chain = requireChain(c.var.chain);
+    const balance = await usdcBalance(chain, wallet.address as Address);
+    return c.json(
+      {
+        walletId: wallet.wallet_id,
+        address: getAddress(wallet.address),
+        chainId: c.var.config.CHAIN_ID,
+        balances: [{ token: "USDC", amount: balance.decimal, contractAddress: chain.deployment.contracts.usdc, decimals: USDC_DECIMALS }],
+      },
+      200,
+    );
+  })
+  .openapi(faucetRoute, async (c) => {
+    const { config } = c.var;
+    if (config.CHAIN_ID !== 2010111 || !config.FAUCET_ENABLED) throw new ApiError(404, "faucet_unavailable", "the faucet only runs on the test network");
+    const wallet = await c.var.db.wallets.find(c.var.user.id);
+    if (!wallet) throw new ApiError(404, "wallet_not_found", "no wallet for this user; call POST /api/wallet/get-or-create first");
+    const chain = requireChain(c.var.chain);
+    const amount = parseUnits(String(config.FAUCET_AMOUNT_USDC), USDC_DECIMALS);
+    const outcome = await c.var.db.wallets.withFaucetAllowance(c.var.user.id, config.FAUCET_INTERVAL_SECONDS, async () => {
+      const txHash = await mintUsdc(chain, wallet.address as Address, amount);
+      return { amount, txHash, result: txHash };
+    });
+    if (!outcome.allowed) {
+      c.header("Retry-After", String(outcome.retryAfterSeconds));
+      throw new ApiError(429, "rate_limited", `the faucet grants once per ${config.FAUCET_INTERVAL_SECONDS} s; retry in ${outcome.retryAfterSeconds} s`);
+    }
+    return c.json(
+      { walletId: wallet.wallet_id, address: getAddress(wallet.address), amount: String(config.FAUCET_AMOUNT_USDC), txHash: outcome.result },
+      200,
+    );
+  });

@@ -1,0 +1,96 @@
+// Authentication and wallets against the real stack: JWT rejection cases, one smart account per
+// user even under concurrent calls, balances from the chain, and the rate-limited faucet.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publicClientFor } from "../api/chain/chain";
+import { expectEnvelope } from "./helpers/http";
+import { startTestStack, type TestStack } from "./helpers/stack";
+import { tokenFor, unsignedToken } from "./helpers/tokens";
+
+describe("authentication and wallets", () => {
+  let stack: TestStack;
+  const call = async (method: string, path: string, token?: string) => {
+    const response = await fetch(`${stack.apiUrl}${path}`, {
+      method,
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  };
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+  });
+
+  describe("rejects every bad token with 401", () => {
+    const cases: [string, () => Promise<string | undefined>][] = [
+      ["missing", async () => undefined],
+      ["expired", () => tokenFor("mallory", {}, { expiresAt: Math.floor(Date.now() / 1000) - 60 })],
+      ["wrong issuer", () => tokenFor("mallory", {}, { issuer: "https://elsewhere.test" })],
+      ["wrong audience", () => tokenFor("mallory", {}, { audience: "another-api" })],
+      ["alg none", async () => unsignedToken("mallory")],
+      ["bad signature", () => tokenFor("mallory", {}, { secret: "a-different-secret-of-enough-length-000" })],
+      ["garbage", async () => "not.a.jwt"],
+    ];
+    it.each(cases)("%s", async (_, makeToken) => {
+      for (const [method, path] of [["POST", "/api/wallet/get-or-create"], ["GET", "/api/wallet/balance"]] as const) {
+        const { status, body } = await call(method, path, await makeToken());
+        expect(status, `${method} ${path}`).toBe(401);
+        expectEnvelope(body, "unauthorized");
+      }
+    });
+  });
+
+  it("creates one smart account per user, also under concurrent calls", async () => {
+    const token = await tokenFor("alice");
+    const results = await Promise.all(Array.from({ length: 8 }, () => call("POST", "/api/wallet/get-or-create", token)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.filter((r) => r.body.isNew)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.body.address)).size).toBe(1);
+    const wallet = results[0]!.body;
+    expect(wallet).toEqual({
+      walletId: expect.any(String),
+      address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+      chainId: 2010111,
+      type: "SCA",
+      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      isNew: expect.any(Boolean),
+    });
+    const again = await call("POST", "/api/wallet/get-or-create", token);
+    expect(again.body).toMatchObject({ walletId: wallet.walletId, address: wallet.address, isNew: false });
+
+    const bob = await call("POST", "/api/wallet/get-or-create", await tokenFor("bob"));
+    expect(bob.body.isNew).toBe(true);
+    expect(bob.body.address).not.toBe(wallet.address);
+    // Counterfactual: nothing is deployed until the first user operation.
+    expect(await publicClientFor(stack.rpcUrl).getCode({ address: wallet.address })).toBeUndefined();
+  });
+
+  it("answers 404 for the balance of a user without a wallet", async () => {
+    const { status, body } = await call("GET", "/api/wallet/balance", await tokenFor("nobody"));
+    expect(status).toBe(404);
+    expectEnvelope(body, "wallet_not_found");
+  });
+
+  it("funds a wallet from the faucet once per interval and reports the balance from the chain", async () => {
+    const token = await tokenFor("carol");
+    await call("POST", "/api/wallet/get-or-create", token);
+    const empty = await call("GET", "/api/wallet/balance", token);
+    expect(empty.status).toBe(200);
+    expect(empty.body.balances).toEqual([
+      { token: "USDC", amount: "0", contractAddress: stack.deployment.contracts.usdc, decimals: 6 },
+    ]);
+
+    const grant = await call("POST", "/api/wallet/faucet", token);
+    expect(grant.status).toBe(200);
+    expect(grant.body).toMatchObject({ amount: "1000", txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect((await call("GET", "/api/wallet/balance", token)).body.balances[0].amount).toBe("1000");
+
+    const again = await call("POST", "/api/wallet/faucet", token);
+    expect(again.status).toBe(429);
+    expectEnvelope(again.body, "rate_limited");
+    expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await call("GET", "/api/wallet/balance", token)).body.balances[0].amount).toBe("1000");
+  });
+});
