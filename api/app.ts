@@ -9,6 +9,7 @@ import type { Db } from "./db/pool";
 import { priceQueries } from "./db/prices";
 import { tradeQueries } from "./db/trades";
 import { walletQueries } from "./db/wallets";
+import { submissionQueries } from "./db/submissions";
 import { createVerifier } from "./auth/verifier";
 import type { ChainAccess } from "./chain/access";
 import type { AppEnv } from "./http/env";
@@ -22,6 +23,7 @@ import { openapiIndexRoutes } from "./routes/openapiIndex";
 import { systemRoutes } from "./routes/system";
 import { tradeRoutes } from "./routes/trades";
 import { walletRoutes } from "./routes/wallet";
+import { tradeWriteRoutes } from "./routes/trade";
 
 export { OPENAPI_PATH } from "./routes/openapiIndex";
 import { OPENAPI_PATH } from "./routes/openapiIndex";
@@ -35,6 +37,7 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
     trades: tradeQueries(pool, views),
     prices: priceQueries(pool, views),
     wallets: walletQueries(pool),
+    submissions: submissionQueries(pool, views),
   };
   const verifyToken = createVerifier(config);
 
@@ -63,6 +66,7 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
   app.route("/", marketRoutes);
   app.route("/", tradeRoutes);
   app.route("/", walletRoutes);
+  app.route("/", tradeWriteRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   app.doc31(OPENAPI_PATH, {

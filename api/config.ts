@@ -31,6 +31,12 @@ const Config = z.object({
     (value) => value || undefined,
     z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key").optional(),
   ) as z.ZodType<`0x${string}` | undefined>,
+  /** ERC-4337 bundler and the VerifyingPaymaster's signer, for trades. */
+  BUNDLER_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
+  PAYMASTER_SIGNER_KEY: z.preprocess(
+    (value) => value || undefined,
+    z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key").optional(),
+  ) as z.ZodType<`0x${string}` | undefined>,
   FAUCET_ENABLED: z.preprocess((value) => value !== "false", z.boolean()),
   FAUCET_AMOUNT_USDC: z.coerce.number().positive().default(1000),
   FAUCET_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),

@@ -10,7 +10,7 @@ import type {
 } from "viem/account-abstraction";
 
 /** How long a sponsorship signature stays valid; the bundler must include the operation by then. */
-const VALIDITY_SECONDS = 300;
+export const SPONSORSHIP_VALIDITY_SECONDS = 300;
 /** A well-formed signature by a throwaway key: estimation needs one that ECDSA.recover accepts. */
 const STUB_SIGNATURE: Hex =
   "0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c";
@@ -35,7 +35,7 @@ export function verifyingPaymaster(options: { address: Address; signerKey: Hex; 
   const signer = privateKeyToAccount(options.signerKey);
   const validity = () => {
     const now = Math.floor(Date.now() / 1000);
-    return { validUntil: now + VALIDITY_SECONDS, validAfter: 0 };
+    return { validUntil: now + SPONSORSHIP_VALIDITY_SECONDS, validAfter: 0 };
   };
   const timestamps = (validUntil: number, validAfter: number) =>
     encodeAbiParameters([{ type: "uint48" }, { type: "uint48" }], [validUntil, validAfter]);

@@ -6,6 +6,7 @@ import type { priceQueries } from "../db/prices";
 import type { tradeQueries } from "../db/trades";
 import type { Db } from "../db/pool";
 import type { walletQueries } from "../db/wallets";
+import type { submissionQueries } from "../db/submissions";
 import type { User } from "../auth/verifier";
 import type { ChainAccess } from "../chain/access";
 
@@ -15,6 +16,7 @@ export type Queries = {
   trades: ReturnType<typeof tradeQueries>;
   prices: ReturnType<typeof priceQueries>;
   wallets: ReturnType<typeof walletQueries>;
+  submissions: ReturnType<typeof submissionQueries>;
 };
 
 export type AppEnv = {

@@ -15,6 +15,8 @@ export async function startApi(options: {
   rpcUrl?: string;
   deploymentsDir?: string;
   operatorKey?: string;
+  bundlerUrl?: string;
+  paymasterSignerKey?: string;
   logFile: string;
   /** Extra settings (see api/config.ts), e.g. READ_CACHE_TTL_MS. */
   env?: Record<string, string>;
@@ -32,6 +34,8 @@ export async function startApi(options: {
       RPC_URL: options.rpcUrl ?? "",
       DEPLOYMENTS_DIR: options.deploymentsDir ?? "",
       OPERATOR_PRIVATE_KEY: options.operatorKey ?? "",
+      BUNDLER_URL: options.bundlerUrl ?? "",
+      PAYMASTER_SIGNER_KEY: options.paymasterSignerKey ?? "",
       JWT_SECRET: LOCAL_JWT_SECRET,
       JWT_ISSUER: LOCAL_JWT_ISSUER,
       JWT_AUDIENCE: LOCAL_JWT_AUDIENCE,

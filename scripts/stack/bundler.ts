@@ -27,6 +27,8 @@ export async function startBundler(options: {
       "--block-time", String(Math.max(options.blockTimeMs, 100)),
       "--block-number-cache-ttl", "200",
       "--log-level", "warn",
+      // One user may have many operations in flight (parallel nonce keys), e.g. an agent trading fast.
+      "--mempool-max-parallel-ops", "100",
     ],
     { logFile: options.logFile },
   );

@@ -135,6 +135,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         rpcUrl: chain.rpcUrl,
         deploymentsDir: options.deploymentsDir,
         operatorKey: keys.operator,
+        bundlerUrl: bundler.bundlerUrl,
+        paymasterSignerKey: keys.paymasterSigner,
         logFile: join(logDir, "api.log"),
       });
       children.push(api.child);

@@ -1,0 +1,182 @@
+// Trading through the API: sponsored user operations from a user's smart account, confirmations
+// from the indexer, and every error the specification lists.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseUnits, type Address, type PublicClient } from "viem";
+import { MarketAbi } from "../abis";
+import { publicClientFor } from "../api/chain/chain";
+import { startBundler } from "../scripts/stack/bundler";
+import { stopChild, type Child } from "../scripts/stack/processes";
+import { chainDriver, type ChainDriver } from "./helpers/chain";
+import { expectEnvelope } from "./helpers/http";
+import { startTestStack, type TestStack } from "./helpers/stack";
+import { tokenFor } from "./helpers/tokens";
+import { join } from "node:path";
+import pg from "pg";
+
+describe("trading through the API", () => {
+  let stack: TestStack;
+  let chain: PublicClient;
+  let driver: ChainDriver;
+  let token: string;
+  let wallet: Address;
+  let restartedBundler: Child | undefined;
+
+  const call = async (method: string, path: string, body?: unknown, bearer = token) => {
+    const response = await fetch(`${stack.apiUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const market = (i: number) => stack.deployment.markets[i]!;
+  const queryDb = async (sql: string) => {
+    const client = new pg.Client(stack.databaseUrl);
+    await client.connect();
+    try {
+      return await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  const usdcOf = async () => (await call("GET", "/api/wallet/balance")).body.balances[0].amount as string;
+  const confirmed = (txId: string) => confirmedFor(txId, token);
+  const confirmedFor = async (txId: string, bearer: string) => {
+    for (let i = 0; i < 200; i++) {
+      const { body } = await call("GET", `/api/trade/status/${txId}`, undefined, bearer);
+      if (body.status !== "pending") return body;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${txId} still pending`);
+  };
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    chain = publicClientFor(stack.rpcUrl);
+    driver = chainDriver(stack.rpcUrl, stack.deployment);
+    token = await tokenFor("trader-1");
+    wallet = (await call("POST", "/api/wallet/get-or-create")).body.address;
+    expect((await call("POST", "/api/wallet/faucet")).status).toBe(200);
+  });
+  afterAll(async () => {
+    if (restartedBundler) await stopChild(restartedBundler);
+    await stack?.dispose();
+  });
+
+  it("buys, confirms through the indexer, sells, and claims after resolution, with no ETH in the account", async () => {
+    const buy = await call("POST", "/api/trade/buy", { marketSlug: market(0).slug, outcome: "Yes", amount: 25 });
+    expect(buy.status).toBe(200);
+    expect(buy.body).toMatchObject({ marketSlug: market(0).slug, outcome: "Yes", amount: 25, status: "pending", txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(buy.body.tokensReceived).toBeGreaterThan(25);
+    expect(buy.body.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const status = await confirmed(buy.body.txId);
+    expect(status).toMatchObject({ status: "confirmed", txHash: buy.body.txHash, blockNumber: expect.any(Number), confirmedAt: expect.any(String) });
+
+    const tokens = await chain.readContract({ address: market(0).address, abi: MarketAbi, functionName: "balanceOf", args: [wallet, 0n] });
+    expect(Number(tokens) / 1e6).toBeCloseTo(buy.body.tokensReceived, 6);
+    expect(await usdcOf()).toBe("975");
+
+    const sell = await call("POST", "/api/trade/sell", { marketSlug: market(0).slug, outcome: "Yes", tokenAmount: 10 });
+    expect(sell.status).toBe(200);
+    expect(sell.body).toMatchObject({ tokensSold: 10, status: "pending" });
+    expect((await confirmed(sell.body.txId)).status).toBe("confirmed");
+
+    const claimEarly = await call("POST", "/api/trade/claim", { marketSlug: market(0).slug });
+    expect(claimEarly.status).toBe(400);
+    expectEnvelope(claimEarly.body, "market_not_resolved");
+
+    await driver.mineBlock([driver.lifecycle(market(0).address, "close"), driver.lifecycle(market(0).address, { resolve: 0 })]);
+    const held = await chain.readContract({ address: market(0).address, abi: MarketAbi, functionName: "balanceOf", args: [wallet, 0n] });
+    for (let i = 0; i < 100 && (await call("GET", `/api/markets/${market(0).slug}`)).body.status !== "resolved"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const before = Number(await usdcOf());
+    const claim = await call("POST", "/api/trade/claim", { marketSlug: market(0).slug });
+    expect(claim.status).toBe(200);
+    expect(claim.body.usdcClaimed).toBeCloseTo(Number(held) / 1e6, 6);
+    expect((await confirmed(claim.body.txId)).status).toBe("confirmed");
+    expect(Number(await usdcOf())).toBeCloseTo(before + Number(held) / 1e6, 6);
+    expect(await chain.getBalance({ address: wallet })).toBe(0n);
+  });
+
+  it.each([
+    [{ marketSlug: "no-such-market", outcome: "Yes", amount: 1 }, 404, "not_found"],
+    [{ marketSlug: "btc-above-150k-end-of-2026", outcome: "Maybe", amount: 1 }, 400, "invalid_parameter"],
+    [{ marketSlug: "btc-above-150k-end-of-2026", outcome: "Yes", amount: 0 }, 400, "invalid_parameter"],
+    [{ marketSlug: "btc-above-150k-end-of-2026", outcome: "Yes", amount: -5 }, 400, "invalid_parameter"],
+    [{ marketSlug: "btc-above-150k-end-of-2026", outcome: "Yes", amount: 1.0000001 }, 400, "invalid_parameter"],
+    [{ marketSlug: "btc-above-150k-end-of-2026", outcome: "Yes", amount: 5000 }, 400, "invalid_parameter"],
+    [{ marketSlug: "fed-cuts-rates-march-2027", outcome: "Yes", amount: 1 }, 409, "market_not_active"],
+  ])("buy %j answers %i", async (body, status, code) => {
+    const response = await call("POST", "/api/trade/buy", body);
+    expect(response.status).toBe(status);
+    expectEnvelope(response.body, code);
+  });
+
+  it("spends nothing when maxPrice is below the market price", async () => {
+    const before = await usdcOf();
+    const response = await call("POST", "/api/trade/buy", { marketSlug: market(1).slug, outcome: "Yes", amount: 5, maxPrice: 0.2 });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.parameter).toBe("maxPrice");
+    expect(await usdcOf()).toBe(before);
+  });
+
+  it("answers 404 for claims without a position and for another user's transaction", async () => {
+    const buy = await call("POST", "/api/trade/buy", { marketSlug: market(1).slug, outcome: "No", amount: 2 });
+    expect(buy.status).toBe(200);
+    const other = await tokenFor("trader-2");
+    expect((await call("GET", `/api/trade/status/${buy.body.txId}`, undefined, other)).status).toBe(404);
+    await call("POST", "/api/wallet/get-or-create", undefined, other);
+    const claim = await call("POST", "/api/trade/claim", { marketSlug: market(0).slug }, other);
+    expect(claim.status).toBe(404);
+    expectEnvelope(claim.body, "no_position");
+    expect((await call("POST", "/api/trade/claim", { marketSlug: "no-such-market" })).status).toBe(404);
+  });
+
+  it("answers 503 while the bundler is down, leaves nothing pending, and trades again once it is back", async () => {
+    const alto = stack.children.find((child) => child.name === "alto")!;
+    await stopChild(alto);
+    const down = await call("POST", "/api/trade/buy", { marketSlug: market(1).slug, outcome: "Yes", amount: 1 });
+    expect(down.status).toBe(503);
+    expectEnvelope(down.body, "bundler_unavailable");
+    const { rows } = await queryDb(`SELECT state FROM api.submission WHERE state <> 'failed' AND created_at > now() - interval '5 seconds' AND request->>'amount' = '1'`);
+    expect(rows).toEqual([]);
+
+    const port = Number(new URL(stack.bundlerUrl).port);
+    const restarted = await startBundler({
+      port,
+      rpcUrl: stack.rpcUrl,
+      executorKey: stack.keys.bundlerExecutor,
+      utilityKey: stack.keys.bundlerUtility,
+      blockTimeMs: 0,
+      logFile: join(stack.dataDir, "logs", "alto-restarted.log"),
+    });
+    restartedBundler = restarted.child;
+    const up = await call("POST", "/api/trade/buy", { marketSlug: market(1).slug, outcome: "Yes", amount: 1 });
+    expect(up.status).toBe(200);
+    expect((await confirmed(up.body.txId)).status).toBe("confirmed");
+  });
+
+  it("confirms 20 concurrent buys by one user, the first of them deploying a new account", async () => {
+    token = await tokenFor("trader-concurrent");
+    await call("POST", "/api/wallet/get-or-create");
+    expect((await call("POST", "/api/wallet/faucet")).status).toBe(200);
+    const buys = await Promise.all(
+      Array.from({ length: 20 }, () => call("POST", "/api/trade/buy", { marketSlug: market(2).slug, outcome: "Above 3.5%", amount: 1 })),
+    );
+    expect(buys.map((b) => (b.status === 200 ? 200 : b.body))).toEqual(Array(20).fill(200));
+    const statuses = await Promise.all(buys.map((b) => confirmed(b.body.txId)));
+    expect(statuses.map((s) => s.status)).toEqual(Array(20).fill("confirmed"));
+  });
+
+  it("confirms one buy each by 50 users at once", async () => {
+    const tokens = await Promise.all(Array.from({ length: 50 }, (_, i) => tokenFor(`crowd-${i}`)));
+    await Promise.all(tokens.map((t) => call("POST", "/api/wallet/get-or-create", undefined, t)));
+    const grants = await Promise.all(tokens.map((t) => call("POST", "/api/wallet/faucet", undefined, t)));
+    expect(grants.map((g) => g.status)).toEqual(Array(50).fill(200));
+    const buys = await Promise.all(tokens.map((t) => call("POST", "/api/trade/buy", { marketSlug: market(3).slug, outcome: "Anthropic", amount: 3 }, t)));
+    expect(buys.map((b) => (b.status === 200 ? 200 : b.body))).toEqual(Array(50).fill(200));
+    const statuses = await Promise.all(buys.map((b, i) => confirmedFor(b.body.txId, tokens[i]!)));
+    expect(statuses.filter((s) => s.status !== "confirmed")).toEqual([]);
+  });
+});
