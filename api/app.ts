@@ -4,7 +4,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import type { Config } from "./config";
-import { marketQueries } from "./db/markets";
+import { draftQueries, marketQueries } from "./db/markets";
 import type { Db } from "./db/pool";
 import { priceQueries } from "./db/prices";
 import { tradeQueries } from "./db/trades";
@@ -19,6 +19,7 @@ import { logRequests } from "./http/logging";
 import { measureRequests } from "./http/metrics";
 import { cacheReads, type ReadCache } from "./http/readCache";
 import { marketRoutes } from "./routes/markets";
+import { marketAdminRoutes } from "./routes/marketAdmin";
 import { openapiIndexRoutes } from "./routes/openapiIndex";
 import { systemRoutes } from "./routes/system";
 import { tradeRoutes } from "./routes/trades";
@@ -34,6 +35,7 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
   const db = {
     pool,
     markets: marketQueries(pool, views),
+    drafts: draftQueries(pool, views),
     trades: tradeQueries(pool, views),
     prices: priceQueries(pool, views),
     wallets: walletQueries(pool),
@@ -64,6 +66,7 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
 
   app.route("/", systemRoutes);
   app.route("/", marketRoutes);
+  app.route("/", marketAdminRoutes);
   app.route("/", tradeRoutes);
   app.route("/", walletRoutes);
   app.route("/", tradeWriteRoutes);

@@ -239,6 +239,10 @@ describe("read API", () => {
     expect((await get("/ready")).body).toEqual({ ok: true, database: true, indexer: true });
     const metrics = await fetch(`${api}/metrics`);
     expect(await metrics.text()).toContain("http_request_duration_seconds_bucket");
+    const docs = await fetch(`${api}/docs`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-type")).toContain("text/html");
+    expect(await docs.text()).toContain("/openapi/api.json");
   });
 
   it("sends CORS headers on reads and a request id", async () => {

@@ -15,3 +15,9 @@ export const requireUser = (): MiddlewareHandler<AppEnv> => async (c, next) => {
 };
 
 export const BEARER_AUTH = [{ bearerAuth: [] }];
+
+/** After requireUser: only tokens with the `admin` role. */
+export const requireAdmin = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (!c.var.user.isAdmin) throw new ApiError(403, "forbidden", "this operation needs the admin role");
+  await next();
+};

@@ -1,7 +1,7 @@
 // What every request handler finds on its context.
 import type { Logger } from "pino";
 import type { Config } from "../config";
-import type { marketQueries } from "../db/markets";
+import type { draftQueries, marketQueries } from "../db/markets";
 import type { priceQueries } from "../db/prices";
 import type { tradeQueries } from "../db/trades";
 import type { Db } from "../db/pool";
@@ -13,6 +13,7 @@ import type { ChainAccess } from "../chain/access";
 export type Queries = {
   pool: Db;
   markets: ReturnType<typeof marketQueries>;
+  drafts: ReturnType<typeof draftQueries>;
   trades: ReturnType<typeof tradeQueries>;
   prices: ReturnType<typeof priceQueries>;
   wallets: ReturnType<typeof walletQueries>;

@@ -5,11 +5,8 @@ import type { AppEnv } from "./env";
 
 export const logRequests = (logger: Logger): MiddlewareHandler<AppEnv> => async (c, next) => {
   const started = performance.now();
-  const log = logger.child({ reqId: c.var.requestId });
+  const log = logger.child({ reqId: c.get("requestId") });
   c.set("log", log);
   await next();
-  log.info(
-    { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
-    "request",
-  );
+  log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, "request");
 };
