@@ -10,6 +10,7 @@ import { priceQueries } from "./db/prices";
 import { tradeQueries } from "./db/trades";
 import { walletQueries } from "./db/wallets";
 import { submissionQueries } from "./db/submissions";
+import { idempotencyQueries } from "./db/idempotency";
 import { createVerifier } from "./auth/verifier";
 import type { ChainAccess } from "./chain/access";
 import type { AppEnv } from "./http/env";
@@ -40,6 +41,7 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
     prices: priceQueries(pool, views),
     wallets: walletQueries(pool),
     submissions: submissionQueries(pool, views),
+    idempotency: idempotencyQueries(pool),
   };
   const verifyToken = createVerifier(config);
 

@@ -21,13 +21,13 @@ describe("trading through the API", () => {
   let wallet: Address;
   let restartedBundler: Child | undefined;
 
-  const call = async (method: string, path: string, body?: unknown, bearer = token) => {
+  const call = async (method: string, path: string, body?: unknown, bearer = token, headers: Record<string, string> = {}) => {
     const response = await fetch(`${stack.apiUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json", ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
   };
   const market = (i: number) => stack.deployment.markets[i]!;
   const queryDb = async (sql: string) => {
@@ -155,6 +155,24 @@ describe("trading through the API", () => {
     const up = await call("POST", "/api/trade/buy", { marketSlug: market(1).slug, outcome: "Yes", amount: 1 });
     expect(up.status).toBe(200);
     expect((await confirmed(up.body.txId)).status).toBe("confirmed");
+  });
+
+  it("acts once for a repeated Idempotency-Key and refuses the key for another body", async () => {
+    const request = { marketSlug: market(1).slug, outcome: "No", amount: 1.5 };
+    const key = { "idempotency-key": `buy-${Date.now()}` };
+    const before = Number(await usdcOf());
+    const first = await call("POST", "/api/trade/buy", request, token, key);
+    const repeat = await call("POST", "/api/trade/buy", request, token, key);
+    expect(first.status).toBe(200);
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual(first.body);
+    expect(repeat.headers.get("idempotent-replayed")).toBe("true");
+    expect((await confirmed(first.body.txId)).status).toBe("confirmed");
+    expect(Number(await usdcOf())).toBeCloseTo(before - 1.5, 6);
+
+    const reused = await call("POST", "/api/trade/buy", { ...request, amount: 2 }, token, key);
+    expect(reused.status).toBe(422);
+    expectEnvelope(reused.body, "idempotency_key_reused");
   });
 
   it("confirms 20 concurrent buys by one user, the first of them deploying a new account", async () => {

@@ -7,6 +7,7 @@ import type { tradeQueries } from "../db/trades";
 import type { Db } from "../db/pool";
 import type { walletQueries } from "../db/wallets";
 import type { submissionQueries } from "../db/submissions";
+import type { idempotencyQueries } from "../db/idempotency";
 import type { User } from "../auth/verifier";
 import type { ChainAccess } from "../chain/access";
 
@@ -18,6 +19,7 @@ export type Queries = {
   prices: ReturnType<typeof priceQueries>;
   wallets: ReturnType<typeof walletQueries>;
   submissions: ReturnType<typeof submissionQueries>;
+  idempotency: ReturnType<typeof idempotencyQueries>;
 };
 
 export type AppEnv = {

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { getAddress, keccak256, parseUnits, toHex, type Address } from "viem";
 import { deployMarket, MarketRevertedError, predictedMarketAddress, settleMarket } from "../chain/marketOperator";
 import { BEARER_AUTH, requireAdmin, requireUser } from "../http/auth";
+import { honourIdempotencyKey } from "../http/idempotency";
 import type { AppEnv } from "../http/env";
 import { ApiError, badRequest, errorResponses } from "../http/errors";
 
@@ -35,7 +36,7 @@ const createDraftRoute = createRoute({
   tags: ["Market lifecycle"],
   summary: "Create a draft market (admin)",
   security: BEARER_AUTH,
-  middleware: [requireUser(), requireAdmin()] as const,
+  middleware: [requireUser(), requireAdmin(), honourIdempotencyKey()] as const,
   request: { body: { required: true, content: { "application/json": { schema: DraftBody } } } },
   responses: {
     201: { description: "the draft, status pending", content: { "application/json": { schema: z.object({ slug: z.string(), id: z.string(), status: z.literal("pending"), contractAddress: z.string() }) } } },
@@ -50,7 +51,7 @@ const activateRoute = createRoute({
   summary: "Deploy the contract of a pending market",
   description: "Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined.",
   security: BEARER_AUTH,
-  middleware: [requireUser()] as const,
+  middleware: [requireUser(), honourIdempotencyKey()] as const,
   request: { params: SlugParam },
   responses: {
     200: { description: "deployed", content: { "application/json": { schema: Activation } } },
@@ -62,7 +63,7 @@ const settlementRoute = {
   method: "post" as const,
   tags: ["Market lifecycle"],
   security: BEARER_AUTH,
-  middleware: [requireUser(), requireAdmin()],
+  middleware: [requireUser(), requireAdmin(), honourIdempotencyKey()],
   responses: {
     200: { description: "settled on chain", content: { "application/json": { schema: Settlement } } },
     ...errorResponses(400, 401, 403, 404, 409, 503),

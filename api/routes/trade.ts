@@ -7,6 +7,7 @@ import { ownerKeyFor } from "../chain/walletKeys";
 import type { MarketRow } from "../db/markets";
 import type { SubmissionRow } from "../db/submissions";
 import { BEARER_AUTH, requireUser } from "../http/auth";
+import { honourIdempotencyKey } from "../http/idempotency";
 import type { AppEnv } from "../http/env";
 import { ApiError, badRequest, errorResponses } from "../http/errors";
 import { isoFromSeconds } from "../format";
@@ -60,15 +61,15 @@ const writeRoute = <Body extends z.ZodType, Result extends z.ZodType>(path: stri
     summary,
     description,
     security: BEARER_AUTH,
-    middleware: [requireUser()] as const,
+    middleware: [requireUser(), honourIdempotencyKey()] as const,
     request: { body: { required: true, content: { "application/json": { schema: body } } } },
     responses: {
       200: { description: "accepted by the bundler: status `pending`; follow it with GET /api/trade/status/{txId}", content: { "application/json": { schema: result } } },
-      ...errorResponses(400, 401, 404, 409, 503),
+      ...errorResponses(400, 401, 404, 409, 422, 503),
     },
   });
 
-const COMMON = "One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer.";
+const COMMON = "One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422.";
 const buyRoute = writeRoute("/api/trade/buy", "Buy outcome tokens", BuyBody, BuyResult, `${COMMON} 400 for an outcome not in the market, an amount not positive or finer than 6 decimals, not enough USDC, or a maxPrice below the quote; 404 for an unknown market or a user without a wallet; 409 when the market is not active; 503 when the bundler is unavailable.`);
 const sellRoute = writeRoute("/api/trade/sell", "Sell outcome tokens", SellBody, SellResult, `${COMMON} 400 for not enough tokens or a minPrice above the quote; otherwise as buy.`);
 const claimRoute = writeRoute("/api/trade/claim", "Claim winnings of a resolved market", ClaimBody, ClaimResult, `${COMMON} 400 when the market is not resolved (or voided); 404 for an unknown market or no position to claim.`);

@@ -4,6 +4,7 @@ import { simpleAccount } from "../chain/smartAccount";
 import { mintUsdc, USDC_DECIMALS, usdcBalance } from "../chain/usdc";
 import { ownerKeyFor } from "../chain/walletKeys";
 import { BEARER_AUTH, requireUser } from "../http/auth";
+import { honourIdempotencyKey } from "../http/idempotency";
 import type { AppEnv } from "../http/env";
 import { ApiError, errorResponses } from "../http/errors";
 
@@ -44,7 +45,7 @@ const getOrCreateRoute = createRoute({
   tags: ["Wallet"],
   summary: "The caller's gasless smart-account wallet, created on first call",
   security: BEARER_AUTH,
-  middleware: [requireUser()] as const,
+  middleware: [requireUser(), honourIdempotencyKey()] as const,
   responses: {
     200: { description: "the wallet", content: { "application/json": { schema: Wallet } } },
     ...errorResponses(401, 500),
@@ -71,7 +72,7 @@ const faucetRoute = createRoute({
   summary: "Test-network faucet: mints test USDC to the caller's wallet",
   description: "Only on the test network. One grant per user per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After.",
   security: BEARER_AUTH,
-  middleware: [requireUser()] as const,
+  middleware: [requireUser(), honourIdempotencyKey()] as const,
   responses: {
     200: { description: "minted and mined", content: { "application/json": { schema: FaucetGrant } } },
     ...errorResponses(401, 404, 429, 503),
