@@ -36,17 +36,41 @@ export class ReadCache {
   }
 }
 
-/** Answers a GET from the cache, or lets the route answer and keeps a 200's JSON body. */
-export const cacheReads = (cache: ReadCache): MiddlewareHandler => async (c, next) => {
-  if (c.req.method !== "GET") return next();
-  const key = c.req.url;
-  const cached = cache.get(key);
-  if (cached !== undefined) {
-    return c.body(cached, 200, { "content-type": "application/json", "x-cache": "hit" });
-  }
-  const generation = cache.generation;
-  await next();
-  if (c.res.status === 200 && c.res.headers.get("content-type")?.startsWith("application/json")) {
-    cache.set(key, await c.res.clone().text(), generation);
-  }
+/**
+ * Answers a GET from the cache, or lets the route answer and keeps a 200's JSON body. Concurrent
+ * misses of one key wait for the first instead of each querying the database (single flight): an
+ * expiry under load would otherwise send every open connection to PostgreSQL at once.
+ */
+export const cacheReads = (cache: ReadCache): MiddlewareHandler => {
+  const inFlight = new Map<string, { generation: number; body: Promise<string | undefined> }>();
+  const hit = (c: Parameters<MiddlewareHandler>[0], body: string) =>
+    c.body(body, 200, { "content-type": "application/json", "x-cache": "hit" });
+
+  return async (c, next) => {
+    if (c.req.method !== "GET") return next();
+    const key = c.req.url;
+    const cached = cache.get(key);
+    if (cached !== undefined) return hit(c, cached);
+    // Only an answer begun since the last change may be shared.
+    const pending = inFlight.get(key);
+    if (pending && pending.generation === cache.generation) {
+      const body = await pending.body;
+      if (body !== undefined) return hit(c, body);
+      return next();
+    }
+
+    const generation = cache.generation;
+    let settle!: (body: string | undefined) => void;
+    inFlight.set(key, { generation, body: new Promise((resolve) => (settle = resolve)) });
+    try {
+      await next();
+      const ok = c.res.status === 200 && c.res.headers.get("content-type")?.startsWith("application/json");
+      const body = ok ? await c.res.clone().text() : undefined;
+      if (body !== undefined) cache.set(key, body, generation);
+      settle(body);
+    } finally {
+      settle(undefined);
+      if (inFlight.get(key)?.generation === generation) inFlight.delete(key);
+    }
+  };
 };
