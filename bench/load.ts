@@ -23,7 +23,7 @@ export async function load(url: string, connections: number, seconds: number): P
 }
 
 function loadWithWrk(url: string, connections: number, seconds: number): LoadResult {
-  const run = spawnSync("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency", url], { encoding: "utf8" });
+  const run = spawnSync("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, "--timeout", "30s", "--latency", url], { encoding: "utf8" });
   const out = run.stdout;
   if (/Non-2xx or 3xx responses|Socket errors/.test(out)) throw new Error(`${url}: errors under load\n${out}`);
   const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
