@@ -83,26 +83,29 @@ export async function benchApi() {
     });
     const rows: string[][] = [];
     let tool = "";
-    for (const [i, endpoint] of endpoints.entries()) {
-      // A short warm-up first, so that JIT compilation and first connections do not count.
-      await load(`${stack.apiUrl}${endpoint.path}`, CONNECTIONS, 2);
-      const cached = await load(`${stack.apiUrl}${endpoint.path}`, CONNECTIONS, SECONDS);
-      await load(`${uncachedApi.url}${endpoint.path}`, CONNECTIONS, 2);
-      const uncached = await load(`${uncachedApi.url}${endpoint.path}`, CONNECTIONS, SECONDS);
-      const direct = await queryLoop(raw[i]!, CONNECTIONS, SECONDS);
-      tool = cached.tool;
-      rows.push([
-        endpoint.name,
-        `${Math.round(cached.requestsPerSecond)}`,
-        `${cached.p99Ms.toFixed(1)} ms`,
-        `${Math.round(uncached.requestsPerSecond)} (p99 ${uncached.p99Ms.toFixed(1)} ms)`,
-        `${Math.round(direct)}`,
-        (cached.requestsPerSecond / direct).toFixed(2),
-        (uncached.requestsPerSecond / direct).toFixed(2),
-      ]);
+    try {
+      for (const [i, endpoint] of endpoints.entries()) {
+        // A short warm-up first, so that JIT compilation and first connections do not count.
+        await load(`${stack.apiUrl}${endpoint.path}`, CONNECTIONS, 2);
+        const cached = await load(`${stack.apiUrl}${endpoint.path}`, CONNECTIONS, SECONDS);
+        await load(`${uncachedApi.url}${endpoint.path}`, CONNECTIONS, 2);
+        const uncached = await load(`${uncachedApi.url}${endpoint.path}`, CONNECTIONS, SECONDS);
+        const direct = await queryLoop(raw[i]!, CONNECTIONS, SECONDS);
+        tool = cached.tool;
+        rows.push([
+          endpoint.name,
+          `${Math.round(cached.requestsPerSecond)}`,
+          `${cached.p99Ms.toFixed(1)} ms`,
+          `${Math.round(uncached.requestsPerSecond)} (p99 ${uncached.p99Ms.toFixed(1)} ms)`,
+          `${Math.round(direct)}`,
+          (cached.requestsPerSecond / direct).toFixed(2),
+          (uncached.requestsPerSecond / direct).toFixed(2),
+        ]);
+      }
+    } finally {
+      await stopChild(uncachedApi.child);
+      await pool.end();
     }
-    await stopChild(uncachedApi.child);
-    await pool.end();
     printTable(
       `api (one API process, ${CONNECTIONS} connections via ${tool}, ${SECONDS} s each; targets: /api/markets >= 5,000 req/s with p99 <= 20 ms, every endpoint >= 0.5 of raw)`,
       ["endpoint", "req/s", "p99", "req/s, cache off", "raw pg req/s", "api / raw", "cache off / raw"],
