@@ -9,6 +9,8 @@ import { API_CHANNEL, indexerChannel, listenForChanges } from "./db/changes";
 import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
 import { ReadCache } from "./http/readCache";
+import { reconcileSubmissions } from "./reconcile";
+import { submissionQueries } from "./db/submissions";
 
 const config = loadConfig();
 // Buffered writes: a log line per request must not cost a system call per request.
@@ -37,6 +39,7 @@ const chain = config.RPC_URL
     })
   : undefined;
 const app = createApp({ config, pool, logger, cache, chain });
+await reconcileSubmissions({ submissions: submissionQueries(pool, config.VIEWS_SCHEMA), bundlerUrl: config.BUNDLER_URL, logger });
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   logger.info({ url: `http://${config.HOST}:${info.port}`, docs: `http://${config.HOST}:${info.port}/docs` }, "API listening");

@@ -5,6 +5,7 @@ import { parseUnits, type Address, type PublicClient } from "viem";
 import { MarketAbi } from "../abis";
 import { publicClientFor } from "../api/chain/chain";
 import { startBundler } from "../scripts/stack/bundler";
+import { startApi } from "../scripts/stack/api";
 import { stopChild, type Child } from "../scripts/stack/processes";
 import { chainDriver, type ChainDriver } from "./helpers/chain";
 import { expectEnvelope } from "./helpers/http";
@@ -20,6 +21,7 @@ describe("trading through the API", () => {
   let token: string;
   let wallet: Address;
   let restartedBundler: Child | undefined;
+  let restartedApi: Child | undefined;
 
   const call = async (method: string, path: string, body?: unknown, bearer = token, headers: Record<string, string> = {}) => {
     const response = await fetch(`${stack.apiUrl}${path}`, {
@@ -60,6 +62,7 @@ describe("trading through the API", () => {
   });
   afterAll(async () => {
     if (restartedBundler) await stopChild(restartedBundler);
+    if (restartedApi) await stopChild(restartedApi);
     await stack?.dispose();
   });
 
@@ -196,5 +199,28 @@ describe("trading through the API", () => {
     expect(buys.map((b) => (b.status === 200 ? 200 : b.body))).toEqual(Array(50).fill(200));
     const statuses = await Promise.all(buys.map((b, i) => confirmedFor(b.body.txId, tokens[i]!)));
     expect(statuses.filter((s) => s.status !== "confirmed")).toEqual([]);
+  });
+
+  it("settles writes that a crash cut short when the API starts again", async () => {
+    token = await tokenFor("trader-1");
+    const sent = await call("POST", "/api/trade/buy", { marketSlug: market(1).slug, outcome: "Yes", amount: 1 });
+    expect((await confirmed(sent.body.txId)).status).toBe("confirmed");
+    // As if the API had died at three moments: after sending, after naming the operation, before naming it.
+    await queryDb(`UPDATE api.submission SET state = 'prepared' WHERE user_op_hash = '${sent.body.txId}'`);
+    const neverSent = "0x" + "ab".repeat(32);
+    await queryDb(`INSERT INTO api.submission (user_id, kind, request, state, user_op_hash, valid_until)
+                   VALUES ('trader-1', 'buy', '{}', 'prepared', '${neverSent}', now() + interval '5 minutes'),
+                          ('trader-1', 'buy', '{}', 'prepared', NULL, now() + interval '5 minutes')`);
+
+    await stopChild(stack.children.find((child) => child.name === "api")!);
+    restartedApi = (await startApi({ ...stack.apiOptions!, logFile: join(stack.dataDir, "logs", "api-restarted.log") })).child;
+
+    const stateOf = async (hash: string) => (await queryDb(`SELECT state, error FROM api.submission WHERE user_op_hash = '${hash}'`)).rows;
+    expect(await stateOf(sent.body.txId)).toEqual([{ state: "submitted", error: null }]);
+    expect(await stateOf(neverSent)).toEqual([{ state: "failed", error: expect.stringContaining("not sent") }]);
+    const cutBeforeNaming = await queryDb(`SELECT state FROM api.submission WHERE user_op_hash IS NULL AND request = '{}'::jsonb`);
+    expect(cutBeforeNaming.rows).toEqual([{ state: "failed" }]);
+    expect((await call("GET", `/api/trade/status/${sent.body.txId}`)).body.status).toBe("confirmed");
+    expect((await call("GET", `/api/trade/status/${neverSent}`)).body.status).toBe("failed");
   });
 });

@@ -1,5 +1,6 @@
 // Market reads and sponsored user operations for the trade routes.
 import { encodeFunctionData, maxUint256, type Address, type Hex } from "viem";
+import { getUserOperationHash, type UserOperation } from "viem/account-abstraction";
 import { MarketAbi, TestUSDCAbi } from "../../abis";
 import type { ChainAccess } from "./access";
 import { verifyingPaymaster, SPONSORSHIP_VALIDITY_SECONDS } from "./paymaster";
@@ -66,6 +67,8 @@ export async function sendSponsored(options: {
   paymasterSignerKey: Hex;
   ownerKey: Hex;
   calls: Call[];
+  /** Called with the operation's hash before it goes to the bundler, so that a record can name it. */
+  beforeSend: (userOpHash: Hex) => Promise<void>;
 }): Promise<{ userOpHash: Hex; txHash: Hex | null; validUntil: number }> {
   const { chain } = options;
   const account = await simpleAccount(chain.publicClient, options.ownerKey);
@@ -92,7 +95,16 @@ export async function sendSponsored(options: {
           chainId: chain.deployment.chainId,
           entryPointAddress: account.entryPoint.address,
         } as Parameters<typeof paymaster.getPaymasterData>[0]);
-        return bundler.sendUserOperation({ ...prepared, callGasLimit, ...sponsorship } as unknown as Parameters<typeof bundler.sendUserOperation>[0]);
+        const operation = { ...prepared, callGasLimit, ...sponsorship } as unknown as UserOperation<"0.7">;
+        const signature = await account.signUserOperation(operation);
+        const hash = getUserOperationHash({
+          userOperation: { ...operation, signature },
+          entryPointAddress: account.entryPoint.address,
+          entryPointVersion: "0.7",
+          chainId: chain.deployment.chainId,
+        });
+        await options.beforeSend(hash);
+        return bundler.sendUserOperation({ ...operation, signature } as unknown as Parameters<typeof bundler.sendUserOperation>[0]);
       });
     } catch (error) {
       if (isUnreachable(error)) throw new BundlerUnavailableError("the bundler is unavailable", { cause: error });

@@ -24,6 +24,21 @@ export function submissionQueries(db: Db, views: string) {
       return rows[0]!.id;
     },
 
+    /** Names the operation about to be sent: after a crash, the bundler can be asked about it. */
+    async attach(id: string, userOpHash: string) {
+      await db.query("UPDATE api.submission SET user_op_hash = $2, updated_at = now() WHERE id = $1 AND state = 'prepared'", [id, userOpHash]);
+    },
+
+    /** Submissions whose send may have been cut short by a crash. */
+    async unfinished(): Promise<{ id: string; user_op_hash: string | null; indexed: boolean }[]> {
+      const { rows } = await db.query(
+        `SELECT s.id, s.user_op_hash, u.hash IS NOT NULL AS indexed
+           FROM api.submission s LEFT JOIN "${views}".user_operation u ON u.hash = s.user_op_hash
+          WHERE s.state = 'prepared'`,
+      );
+      return rows;
+    },
+
     async submitted(id: string, userOpHash: string, txHash: string | null, response: unknown) {
       await db.query(
         "UPDATE api.submission SET state = 'submitted', user_op_hash = $2, tx_hash = $3, response = $4, updated_at = now() WHERE id = $1",

@@ -118,7 +118,14 @@ async function submit<R>(c: Context<AppEnv>, kind: SubmissionRow["kind"], reques
   if (!config.BUNDLER_URL || !config.PAYMASTER_SIGNER_KEY) throw new ApiError(503, "bundler_unavailable", "no bundler is configured");
   const id = await c.var.db.submissions.prepare(c.var.user.id, kind, request, Math.floor(Date.now() / 1000) + 300);
   try {
-    const sent = await sendSponsored({ chain: prepared.chain, bundlerUrl: config.BUNDLER_URL, paymasterSignerKey: config.PAYMASTER_SIGNER_KEY, ownerKey: prepared.ownerKey, calls });
+    const sent = await sendSponsored({
+      chain: prepared.chain,
+      bundlerUrl: config.BUNDLER_URL,
+      paymasterSignerKey: config.PAYMASTER_SIGNER_KEY,
+      ownerKey: prepared.ownerKey,
+      calls,
+      beforeSend: (hash) => c.var.db.submissions.attach(id, hash),
+    });
     const response = result(sent.userOpHash, sent.txHash);
     await c.var.db.submissions.submitted(id, sent.userOpHash, sent.txHash, response);
     return response;

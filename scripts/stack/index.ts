@@ -51,6 +51,8 @@ export type Stack = {
   viewsSchema: string;
   indexerUrl?: string;
   apiUrl?: string;
+  /** How the API was started, to start it again (tests of crash recovery). */
+  apiOptions?: Parameters<typeof startApi>[0];
   keys: Record<Role, `0x${string}`>;
   children: Child[];
   stop: () => Promise<void>;
@@ -110,6 +112,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const viewsSchema = options.viewsSchema ?? "app";
     let indexerUrl: string | undefined;
     let apiUrl: string | undefined;
+    let apiOptions: Parameters<typeof startApi>[0] | undefined;
     if (!options.withoutIndexer) {
       if (database.embedded) await dropEarlierIndexerSchemas(database.url);
       const indexer = await startIndexer({
@@ -126,7 +129,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       stoppers.push(() => stopChild(indexer.child, 30_000));
       indexerUrl = indexer.url;
 
-      const api = await startApi({
+      apiOptions = {
         port: options.apiPort ?? (await freePort()),
         databaseUrl: database.url,
         viewsSchema,
@@ -138,7 +141,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         bundlerUrl: bundler.bundlerUrl,
         paymasterSignerKey: keys.paymasterSigner,
         logFile: join(logDir, "api.log"),
-      });
+      };
+      const api = await startApi(apiOptions);
       children.push(api.child);
       stoppers.push(() => stopChild(api.child));
       apiUrl = api.url;
@@ -156,6 +160,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       viewsSchema,
       indexerUrl,
       apiUrl,
+      apiOptions,
       keys,
       children,
       stop,
