@@ -1,8 +1,9 @@
-// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api.
+// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api, writes.
 import { benchApi } from "./api";
 import { benchIndexer } from "./indexer";
+import { benchWrites } from "./writes";
 
-const PARTS: Record<string, () => Promise<void>> = { indexer: benchIndexer, api: benchApi };
+const PARTS: Record<string, () => Promise<void>> = { indexer: benchIndexer, api: benchApi, writes: benchWrites };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 for (const name of wanted.length > 0 ? wanted : Object.keys(PARTS)) {

@@ -17,6 +17,12 @@ export class AuthError extends Error {
   }
 }
 
+/**
+ * A token naming an unknown key makes the verifier fetch the key set again, at most this often:
+ * soon enough for a rotation, rarely enough that forged key ids cannot flood the identity provider.
+ */
+export const JWKS_REFETCH_COOLDOWN_MS = 5_000;
+
 export type VerifierConfig = {
   JWKS_URL?: string;
   JWT_SECRET?: string;
@@ -32,7 +38,7 @@ export function createVerifier(config: VerifierConfig): (authorization: string |
   };
   const verify = config.JWKS_URL
     ? (() => {
-        const keys = createRemoteJWKSet(new URL(config.JWKS_URL), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+        const keys = createRemoteJWKSet(new URL(config.JWKS_URL), { cooldownDuration: JWKS_REFETCH_COOLDOWN_MS, cacheMaxAge: 600_000 });
         return (token: string) => jwtVerify(token, keys, { ...options, algorithms: ["RS256", "ES256"] });
       })()
     : config.JWT_SECRET
