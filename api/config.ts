@@ -37,6 +37,8 @@ const Config = z.object({
     (value) => value || undefined,
     z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key").optional(),
   ) as z.ZodType<`0x${string}` | undefined>,
+  /** An ERC-7677 paymaster service; when set it sponsors instead of the local signer. */
+  PAYMASTER_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
   FAUCET_ENABLED: z.preprocess((value) => value !== "false", z.boolean()),
   FAUCET_AMOUNT_USDC: z.coerce.number().positive().default(1000),
   FAUCET_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),

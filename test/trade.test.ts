@@ -6,6 +6,8 @@ import { MarketAbi } from "../abis";
 import { publicClientFor } from "../api/chain/chain";
 import { startBundler } from "../scripts/stack/bundler";
 import { startApi } from "../scripts/stack/api";
+import { freePort } from "../scripts/stack/ports";
+import { startPaymasterService } from "./helpers/erc7677";
 import { stopChild, type Child } from "../scripts/stack/processes";
 import { chainDriver, type ChainDriver } from "./helpers/chain";
 import { expectEnvelope } from "./helpers/http";
@@ -222,5 +224,32 @@ describe("trading through the API", () => {
     expect(cutBeforeNaming.rows).toEqual([{ state: "failed" }]);
     expect((await call("GET", `/api/trade/status/${sent.body.txId}`)).body.status).toBe("confirmed");
     expect((await call("GET", `/api/trade/status/${neverSent}`)).body.status).toBe("failed");
+  });
+
+  it("sponsors through an ERC-7677 paymaster service when PAYMASTER_URL is set", async () => {
+    const { contracts, chainId } = stack.deployment;
+    const service = await startPaymasterService({ address: contracts.verifyingPaymaster, signerKey: stack.keys.paymasterSigner, chainId });
+    const api = await startApi({
+      ...stack.apiOptions!,
+      port: await freePort(),
+      logFile: join(stack.dataDir, "logs", "api-erc7677.log"),
+      env: { PAYMASTER_URL: service.url, PAYMASTER_SIGNER_KEY: "" },
+    });
+    try {
+      token = await tokenFor("trader-1");
+      const response = await fetch(`${api.url}/api/trade/buy`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ marketSlug: market(1).slug, outcome: "No", amount: 1 }),
+      });
+      expect(response.status).toBe(200);
+      const { txId } = (await response.json()) as { txId: string };
+      expect((await confirmed(txId)).status).toBe("confirmed");
+      expect(service.calls).toContain("pm_getPaymasterStubData");
+      expect(service.calls).toContain("pm_getPaymasterData");
+    } finally {
+      await stopChild(api.child);
+      await service.close();
+    }
   });
 });

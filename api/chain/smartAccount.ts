@@ -4,7 +4,13 @@ import { http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createBundlerClient, entryPoint07Address } from "viem/account-abstraction";
 import { toSimpleSmartAccount } from "permissionless/accounts";
-import type { verifyingPaymaster } from "./paymaster";
+import type { GetPaymasterDataParameters, GetPaymasterDataReturnType, GetPaymasterStubDataParameters, GetPaymasterStubDataReturnType } from "viem/account-abstraction";
+
+/** Who pays for gas: the local VerifyingPaymaster signer, or an ERC-7677 paymaster service. */
+export type Sponsor = {
+  getPaymasterStubData: (parameters: GetPaymasterStubDataParameters) => Promise<GetPaymasterStubDataReturnType>;
+  getPaymasterData: (parameters: GetPaymasterDataParameters) => Promise<GetPaymasterDataReturnType>;
+};
 
 export async function simpleAccount(publicClient: PublicClient, ownerKey: Hex) {
   return toSimpleSmartAccount({
@@ -20,7 +26,7 @@ export function sponsoredBundlerClient(options: {
   publicClient: PublicClient;
   account: SimpleAccount;
   bundlerUrl: string;
-  paymaster: ReturnType<typeof verifyingPaymaster>;
+  paymaster: Sponsor;
 }) {
   return createBundlerClient({
     client: options.publicClient,

@@ -1,10 +1,10 @@
 // Market reads and sponsored user operations for the trade routes.
-import { encodeFunctionData, maxUint256, type Address, type Hex } from "viem";
-import { getUserOperationHash, type UserOperation } from "viem/account-abstraction";
+import { encodeFunctionData, http, maxUint256, type Address, type Hex } from "viem";
+import { createPaymasterClient, getUserOperationHash, type UserOperation } from "viem/account-abstraction";
 import { MarketAbi, TestUSDCAbi } from "../../abis";
 import type { ChainAccess } from "./access";
 import { verifyingPaymaster, SPONSORSHIP_VALIDITY_SECONDS } from "./paymaster";
-import { simpleAccount, sponsoredBundlerClient } from "./smartAccount";
+import { simpleAccount, sponsoredBundlerClient, type Sponsor } from "./smartAccount";
 
 export type Call = { to: Address; data: Hex };
 
@@ -64,7 +64,8 @@ const deployments = new Map<Address, Promise<void>>();
 export async function sendSponsored(options: {
   chain: ChainAccess;
   bundlerUrl: string;
-  paymasterSignerKey: Hex;
+  /** The local VerifyingPaymaster's signer, or else an ERC-7677 paymaster service. */
+  sponsor: { signerKey: Hex } | { paymasterUrl: string };
   ownerKey: Hex;
   calls: Call[];
   /** Called with the operation's hash before it goes to the bundler, so that a record can name it. */
@@ -72,11 +73,14 @@ export async function sendSponsored(options: {
 }): Promise<{ userOpHash: Hex; txHash: Hex | null; validUntil: number }> {
   const { chain } = options;
   const account = await simpleAccount(chain.publicClient, options.ownerKey);
-  const paymaster = verifyingPaymaster({
-    address: chain.deployment.contracts.verifyingPaymaster,
-    signerKey: options.paymasterSignerKey,
-    chainId: chain.deployment.chainId,
-  });
+  const paymaster: Sponsor =
+    "paymasterUrl" in options.sponsor
+      ? createPaymasterClient({ transport: http(options.sponsor.paymasterUrl) })
+      : verifyingPaymaster({
+          address: chain.deployment.contracts.verifyingPaymaster,
+          signerKey: options.sponsor.signerKey,
+          chainId: chain.deployment.chainId,
+        });
   const bundler = sponsoredBundlerClient({ publicClient: chain.publicClient, account, bundlerUrl: options.bundlerUrl, paymaster });
   const nonceKey = BigInt(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex")}`);
   const validUntil = Math.floor(Date.now() / 1000) + SPONSORSHIP_VALIDITY_SECONDS;

@@ -115,13 +115,14 @@ function requireActive(market: MarketRow) {
 /** Records the write, sends it, and records the answer: a crash at any point leaves a trace. */
 async function submit<R>(c: Context<AppEnv>, kind: SubmissionRow["kind"], request: unknown, prepared: Prepared, calls: Call[], result: (hash: Hex, txHash: Hex | null) => R): Promise<R> {
   const { config } = c.var;
-  if (!config.BUNDLER_URL || !config.PAYMASTER_SIGNER_KEY) throw new ApiError(503, "bundler_unavailable", "no bundler is configured");
+  const sponsor = config.PAYMASTER_URL ? { paymasterUrl: config.PAYMASTER_URL } : config.PAYMASTER_SIGNER_KEY ? { signerKey: config.PAYMASTER_SIGNER_KEY } : undefined;
+  if (!config.BUNDLER_URL || !sponsor) throw new ApiError(503, "bundler_unavailable", "no bundler or paymaster is configured");
   const id = await c.var.db.submissions.prepare(c.var.user.id, kind, request, Math.floor(Date.now() / 1000) + 300);
   try {
     const sent = await sendSponsored({
       chain: prepared.chain,
       bundlerUrl: config.BUNDLER_URL,
-      paymasterSignerKey: config.PAYMASTER_SIGNER_KEY,
+      sponsor,
       ownerKey: prepared.ownerKey,
       calls,
       beforeSend: (hash) => c.var.db.submissions.attach(id, hash),
