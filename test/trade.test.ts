@@ -9,7 +9,6 @@ import { startApi } from "../scripts/stack/api";
 import { freePort } from "../scripts/stack/ports";
 import { startPaymasterService } from "./helpers/erc7677";
 import { stopChild, type Child } from "../scripts/stack/processes";
-import { chainDriver, type ChainDriver } from "./helpers/chain";
 import { expectEnvelope } from "./helpers/http";
 import { startTestStack, type TestStack } from "./helpers/stack";
 import { tokenFor } from "./helpers/tokens";
@@ -19,7 +18,6 @@ import pg from "pg";
 describe("trading through the API", () => {
   let stack: TestStack;
   let chain: PublicClient;
-  let driver: ChainDriver;
   let token: string;
   let wallet: Address;
   let restartedBundler: Child | undefined;
@@ -57,7 +55,6 @@ describe("trading through the API", () => {
   beforeAll(async () => {
     stack = await startTestStack();
     chain = publicClientFor(stack.rpcUrl);
-    driver = chainDriver(stack.rpcUrl, stack.deployment);
     token = await tokenFor("trader-1");
     wallet = (await call("POST", "/api/wallet/get-or-create")).body.address;
     expect((await call("POST", "/api/wallet/faucet")).status).toBe(200);
@@ -90,7 +87,9 @@ describe("trading through the API", () => {
     expect(claimEarly.status).toBe(400);
     expectEnvelope(claimEarly.body, "market_not_resolved");
 
-    await driver.mineBlock([driver.lifecycle(market(0).address, "close"), driver.lifecycle(market(0).address, { resolve: 0 })]);
+    const admin = await tokenFor("operator-ann", { roles: ["admin"] });
+    const resolved = await call("POST", `/api/markets/${market(0).slug}/resolve`, { outcome: "Yes" }, admin);
+    expect(resolved.status).toBe(200);
     const held = await chain.readContract({ address: market(0).address, abi: MarketAbi, functionName: "balanceOf", args: [wallet, 0n] });
     for (let i = 0; i < 100 && (await call("GET", `/api/markets/${market(0).slug}`)).body.status !== "resolved"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -116,6 +115,15 @@ describe("trading through the API", () => {
     const response = await call("POST", "/api/trade/buy", body);
     expect(response.status).toBe(status);
     expectEnvelope(response.body, code);
+  });
+
+  it("answers 401 to writes without a valid token", async () => {
+    for (const path of ["/api/trade/buy", "/api/trade/sell", "/api/trade/claim"]) {
+      const response = await call("POST", path, { marketSlug: market(1).slug, outcome: "Yes", amount: 1, tokenAmount: 1 }, "not-a-token");
+      expect(response.status, path).toBe(401);
+      expectEnvelope(response.body, "unauthorized");
+    }
+    expect((await call("GET", `/api/trade/status/0x${"00".repeat(32)}`, undefined, "not-a-token")).status).toBe(401);
   });
 
   it("spends nothing when maxPrice is below the market price", async () => {
@@ -189,7 +197,7 @@ describe("trading through the API", () => {
     );
     expect(buys.map((b) => (b.status === 200 ? 200 : b.body))).toEqual(Array(20).fill(200));
     const statuses = await Promise.all(buys.map((b) => confirmed(b.body.txId)));
-    expect(statuses.map((s) => s.status)).toEqual(Array(20).fill("confirmed"));
+    expect(statuses.filter((s) => s.status !== "confirmed")).toEqual([]);
   });
 
   it("confirms one buy each by 50 users at once", async () => {

@@ -1,7 +1,11 @@
 // Authentication and wallets against the real stack: JWT rejection cases, one smart account per
 // user even under concurrent calls, balances from the chain, and the rate-limited faucet.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
 import { publicClientFor } from "../api/chain/chain";
+import { startApi } from "../scripts/stack/api";
+import { freePort } from "../scripts/stack/ports";
+import { stopChild } from "../scripts/stack/processes";
 import { expectEnvelope } from "./helpers/http";
 import { startTestStack, type TestStack } from "./helpers/stack";
 import { tokenFor, unsignedToken } from "./helpers/tokens";
@@ -92,5 +96,27 @@ describe("authentication and wallets", () => {
     expectEnvelope(again.body, "rate_limited");
     expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await call("GET", "/api/wallet/balance", token)).body.balances[0].amount).toBe("1000");
+  });
+
+  it("answers 500 wallet_provisioning_failed when the chain cannot be asked", async () => {
+    const api = await startApi({
+      ...stack.apiOptions!,
+      port: await freePort(),
+      logFile: join(stack.dataDir, "logs", "api-no-chain.log"),
+      env: { RPC_URL: "http://127.0.0.1:9" },
+    });
+    try {
+      const response = await fetch(`${api.url}/api/wallet/get-or-create`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${await tokenFor("dave")}` },
+      });
+      expect(response.status).toBe(500);
+      expectEnvelope(await response.json(), "wallet_provisioning_failed");
+    } finally {
+      await stopChild(api.child);
+    }
+    // Nothing was recorded: a later call, with the chain reachable, creates the wallet.
+    const { body } = await call("POST", "/api/wallet/get-or-create", await tokenFor("dave"));
+    expect(body.isNew).toBe(true);
   });
 });

@@ -88,11 +88,12 @@ export async function sendSponsored(options: {
     try {
       const nonce = await account.getNonce({ key: nonceKey });
       return await withRetries(async () => {
-        // The bundler's estimate leaves the inner call no margin; a quarter more (the EntryPoint
-        // charges only a tenth of what goes unused) keeps a bundle's ordering from tipping it over.
+        // The bundler's estimate leaves the inner call no margin, and under load a few operations
+        // ran out of gas on chain (no revert data); half again plus 100k more (the EntryPoint charges only a tenth
+        // of what goes unused) is the margin.
         // prepareUserOperation leaves its estimation stub in `signature`; the account signs anew.
         const { signature: _stub, ...prepared } = await bundler.prepareUserOperation({ calls: options.calls, nonce });
-        const callGasLimit = prepared.callGasLimit + prepared.callGasLimit / 4n + 20_000n;
+        const callGasLimit = prepared.callGasLimit + prepared.callGasLimit / 2n + 100_000n;
         const sponsorship = await paymaster.getPaymasterData({
           ...prepared,
           callGasLimit,
