@@ -126,6 +126,16 @@ describe("trading through the API", () => {
     expect((await call("GET", `/api/trade/status/0x${"00".repeat(32)}`, undefined, "not-a-token")).status).toBe(401);
   });
 
+  it("answers 400 naming tokenAmount for selling more than the wallet holds, and minPrice above the quote", async () => {
+    const tooMany = await call("POST", "/api/trade/sell", { marketSlug: market(1).slug, outcome: "Yes", tokenAmount: 1_000_000 });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.details.parameter).toBe("tokenAmount");
+    await call("POST", "/api/trade/buy", { marketSlug: market(1).slug, outcome: "Yes", amount: 2 }).then((r) => confirmed(r.body.txId));
+    const greedy = await call("POST", "/api/trade/sell", { marketSlug: market(1).slug, outcome: "Yes", tokenAmount: 1, minPrice: 0.99 });
+    expect(greedy.status).toBe(400);
+    expect(greedy.body.error.details.parameter).toBe("minPrice");
+  });
+
   it("spends nothing when maxPrice is below the market price", async () => {
     const before = await usdcOf();
     const response = await call("POST", "/api/trade/buy", { marketSlug: market(1).slug, outcome: "Yes", amount: 5, maxPrice: 0.2 });
