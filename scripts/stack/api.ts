@@ -20,6 +20,8 @@ export async function startApi(options: {
   logFile: string;
   /** Extra settings (see api/config.ts), e.g. READ_CACHE_TTL_MS. */
   env?: Record<string, string>;
+  /** Told about the process as soon as it exists, before it is ready. */
+  onSpawn?: (child: Child) => void;
 }): Promise<{ child: Child; url: string }> {
   const child = startChild("api", TSX, [join(ROOT, "api/server.ts")], {
     cwd: ROOT,
@@ -43,6 +45,7 @@ export async function startApi(options: {
       ...options.env,
     },
   });
+  options.onSpawn?.(child);
   const url = `http://127.0.0.1:${options.port}`;
   try {
     await waitUntil("api", async () => (await fetch(`${url}/health`)).ok, { child, timeoutMs: 60_000 });

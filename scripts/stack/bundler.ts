@@ -12,6 +12,7 @@ export async function startBundler(options: {
   utilityKey: string;
   blockTimeMs: number;
   logFile: string;
+  onSpawn?: (child: Child) => void;
 }): Promise<{ child: Child; bundlerUrl: string }> {
   const child = startChild(
     "alto",
@@ -32,6 +33,7 @@ export async function startBundler(options: {
     ],
     { logFile: options.logFile },
   );
+  options.onSpawn?.(child);
   const bundlerUrl = `http://127.0.0.1:${options.port}/rpc`;
   await waitUntil("alto", () => rpcAnswers(bundlerUrl), { child, timeoutMs: 60_000 });
   return { child, bundlerUrl };

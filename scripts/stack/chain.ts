@@ -8,18 +8,14 @@ const ANVIL = join(import.meta.dirname, "../../node_modules/@foundry-rs/anvil-li
 /** anvil's default mnemonic: well-known test keys, never for real funds. */
 export const TEST_MNEMONIC = "test test test test test test test test test test test junk";
 
-/**
- * Starts on automine. With `heartbeatSeconds`, anvil also mines an empty block that often (mixed
- * mining): Ponder's live sync advances only when a new head arrives, so a chain that stays silent
- * between transactions would leave the last blocks unindexed.
- */
+/** Starts on automine; the stack switches to interval mining after set-up. */
 export async function startChain(options: {
   port: number;
   logFile: string;
   chainId?: number;
-  heartbeatSeconds?: number;
+  /** Told about the process as soon as it exists, before it is ready. */
+  onSpawn?: (child: Child) => void;
 }): Promise<{ child: Child; rpcUrl: string; wsUrl: string }> {
-  const heartbeat = options.heartbeatSeconds ? ["--mixed-mining", "--block-time", String(options.heartbeatSeconds)] : [];
   // The platform binary directly, so the PID we hold is anvil's own.
   const child = startChild(
     "anvil",
@@ -35,10 +31,10 @@ export async function startChain(options: {
       // get, where a rising one would strand transactions queued at an older fee.
       "--block-base-fee-per-gas", "0",
       "--silent",
-      ...heartbeat,
     ],
     { logFile: options.logFile },
   );
+  options.onSpawn?.(child);
   const rpcUrl = `http://127.0.0.1:${options.port}`;
   await waitUntil("anvil", () => rpcAnswers(rpcUrl), { child, timeoutMs: 30_000 });
   return { child, rpcUrl, wsUrl: `ws://127.0.0.1:${options.port}` };

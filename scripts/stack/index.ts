@@ -36,6 +36,8 @@ export type StackOptions = {
   viewsSchema?: string;
   /** Leave the indexer and the API out (contract-level tests). */
   withoutIndexer?: boolean;
+  /** Receives the stop function before anything starts, so that an interrupted start-up can stop what it began. */
+  onStop?: (stop: () => Promise<void>) => void;
 };
 
 export type Stack = {
@@ -68,6 +70,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     for (const stopOne of stoppers.reverse()) await stopOne().catch(() => {});
     stoppers.length = 0;
   };
+  options.onStop?.(stop);
+  // Every child is stoppable from the moment it exists, so that a failed or interrupted start-up
+  // leaves nothing running.
+  const track = (child: Child, graceMs?: number) => {
+    children.push(child);
+    stoppers.push(() => stopChild(child, graceMs));
+  };
 
   try {
     const [database, chain] = await Promise.all([
@@ -76,11 +85,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         dataDir: join(options.dataDir, "postgres"),
         port: options.databasePort ?? (await freePort()),
       }),
-      startChain({ port: options.chainPort ?? (await freePort()), logFile: join(logDir, "anvil.log") }),
+      startChain({ port: options.chainPort ?? (await freePort()), logFile: join(logDir, "anvil.log"), onSpawn: (child) => track(child) }),
     ]);
-    stoppers.push(database.stop);
-    children.push(chain.child);
-    stoppers.push(() => stopChild(chain.child));
+    stoppers.unshift(database.stop);
 
     const deployment = await deployContracts({ rpcUrl: chain.rpcUrl, chainId: CHAIN_ID, keys });
     mkdirSync(options.deploymentsDir, { recursive: true });
@@ -93,9 +100,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       utilityKey: keys.bundlerUtility,
       blockTimeMs: options.blockTimeMs,
       logFile: join(logDir, "alto.log"),
+      onSpawn: (child) => track(child),
     });
-    children.push(bundler.child);
-    stoppers.push(() => stopChild(bundler.child));
 
     const testClient = createTestClient({ mode: "anvil", transport: http(chain.rpcUrl) });
     if (options.blockTimeMs > 0) {
@@ -124,9 +130,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         wsUrl: chain.wsUrl,
         deploymentsDir: options.deploymentsDir,
         logFile: join(logDir, "ponder.log"),
+        onSpawn: (child) => track(child, 30_000),
       });
-      children.push(indexer.child);
-      stoppers.push(() => stopChild(indexer.child, 30_000));
       indexerUrl = indexer.url;
 
       apiOptions = {
@@ -142,9 +147,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         paymasterSignerKey: keys.paymasterSigner,
         logFile: join(logDir, "api.log"),
       };
-      const api = await startApi(apiOptions);
-      children.push(api.child);
-      stoppers.push(() => stopChild(api.child));
+      const api = await startApi({ ...apiOptions, onSpawn: (child) => track(child) });
       apiUrl = api.url;
     }
 

@@ -20,6 +20,8 @@ export type IndexerOptions = {
   /** Another Ponder app (the benchmark's bare indexer); default this project. */
   root?: string;
   logLevel?: string;
+  /** Told about the process as soon as it exists, before it is ready. */
+  onSpawn?: (child: Child) => void;
 };
 
 export function spawnIndexer(options: IndexerOptions): Child {
@@ -39,6 +41,8 @@ export function spawnIndexer(options: IndexerOptions): Child {
       logFile: options.logFile,
       env: {
         PONDER_TELEMETRY_DISABLED: "true",
+        // Ponder prefers PORT to --port, and PORT is the API's setting: name the indexer's own.
+        PORT: String(options.port),
         DATABASE_URL: options.databaseUrl,
         RPC_URL: options.rpcUrl,
         WS_URL: options.wsUrl ?? "",
@@ -78,6 +82,7 @@ async function chainHead(rpcUrl: string): Promise<number> {
 
 export async function startIndexer(options: IndexerOptions): Promise<{ child: Child; url: string }> {
   const child = spawnIndexer(options);
+  options.onSpawn?.(child);
   const url = `http://127.0.0.1:${options.port}`;
   try {
     await waitForIndexer({ indexerUrl: url, rpcUrl: options.rpcUrl, child, timeoutMs: options.readyTimeoutMs });
