@@ -26,12 +26,14 @@ import { systemRoutes } from "./routes/system";
 import { tradeRoutes } from "./routes/trades";
 import { walletRoutes } from "./routes/wallet";
 import { tradeWriteRoutes } from "./routes/trade";
+import { streamRoutes } from "./routes/stream";
+import type { StreamHub } from "./stream/hub";
 
 export { OPENAPI_PATH } from "./routes/openapiIndex";
 import { OPENAPI_PATH } from "./routes/openapiIndex";
 
-export function createApp(options: { config: Config; pool: Db; logger: Logger; cache?: ReadCache; chain?: ChainAccess }) {
-  const { config, pool, logger, chain } = options;
+export function createApp(options: { config: Config; pool: Db; logger: Logger; cache?: ReadCache; chain?: ChainAccess; stream?: StreamHub }) {
+  const { config, pool, logger, chain, stream } = options;
   const views = config.VIEWS_SCHEMA;
   const db = {
     pool,
@@ -59,6 +61,7 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
     c.set("db", db);
     c.set("verifyToken", verifyToken);
     if (chain) c.set("chain", chain);
+    if (stream) c.set("stream", stream);
     await next();
   });
   app.use("/api/*", readCors());
@@ -72,6 +75,7 @@ export function createApp(options: { config: Config; pool: Db; logger: Logger; c
   app.route("/", tradeRoutes);
   app.route("/", walletRoutes);
   app.route("/", tradeWriteRoutes);
+  app.route("/", streamRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   app.doc31(OPENAPI_PATH, {

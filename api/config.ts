@@ -44,6 +44,13 @@ const Config = z.object({
   FAUCET_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** Longest a cached public read may live; changes clear it sooner. 0 turns the cache off. */
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
+  /** The live stream: interval of `: ping` lines, how long events stay resumable, limits per process. */
+  STREAM_PING_MS: z.coerce.number().int().min(10).default(15_000),
+  STREAM_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  STREAM_MAX_CLIENTS: z.coerce.number().int().min(1).default(20_000),
+  STREAM_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Blocks of the trade table compared with what the stream announced; deeper than any reorg the indexer follows. */
+  STREAM_REORG_DEPTH: z.coerce.number().int().min(1).default(256),
 });
 
 export type Config = z.infer<typeof Config>;

@@ -11,20 +11,49 @@ import { createPool } from "./db/pool";
 import { ReadCache } from "./http/readCache";
 import { reconcileSubmissions } from "./reconcile";
 import { submissionQueries } from "./db/submissions";
+import { STREAM_CHANNEL, streamLogQueries } from "./db/streamLog";
+import { observeStream } from "./http/metrics";
+import { startStreamFeed } from "./stream/feed";
+import { StreamHub } from "./stream/hub";
 
 const config = loadConfig();
 // Buffered writes: a log line per request must not cost a system call per request.
 const logger = pino({ level: config.LOG_LEVEL }, pino.destination({ dest: 1, sync: false }));
 await migrate(config.DATABASE_URL, logger);
 const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+const streamLog = streamLogQueries(pool, config.VIEWS_SCHEMA);
+const stream = new StreamHub({
+  log: streamLog,
+  logger,
+  pingMs: config.STREAM_PING_MS,
+  maxBufferedBytes: config.STREAM_MAX_BUFFER_BYTES,
+  pageSize: 1_000,
+});
+await stream.start();
+observeStream(() => stream.stats);
+const streamFeed = startStreamFeed({
+  log: streamLog,
+  logger,
+  reorgDepth: config.STREAM_REORG_DEPTH,
+  retentionMs: config.STREAM_RETENTION_HOURS * 3_600_000,
+  onAppended: () => stream.pump(),
+});
+const indexerChanges = indexerChannel(config.VIEWS_SCHEMA);
 const changes = listenForChanges({
   databaseUrl: config.DATABASE_URL,
-  channels: [indexerChannel(config.VIEWS_SCHEMA), API_CHANNEL],
-  // Ponder also notifies for blocks that wrote nothing ("[]"); those change no answer.
-  onChange: (_channel, payload) => {
+  channels: [indexerChanges, API_CHANNEL, STREAM_CHANNEL],
+  onChange: (channel, payload) => {
+    if (channel === STREAM_CHANNEL) return stream.pump();
+    // Ponder also notifies for blocks that wrote nothing ("[]"); those change no answer.
     if (payload !== "[]") cache?.clear();
+    if (channel === indexerChanges) streamFeed.indexerChanged();
   },
-  onReset: () => cache?.clear(),
+  // Notifications may have been missed while the connection was down.
+  onReset: () => {
+    cache?.clear();
+    streamFeed.indexerChanged();
+    stream.pump();
+  },
   logger,
 });
 const cache =
@@ -38,7 +67,7 @@ const chain = config.RPC_URL
       operatorKey: config.OPERATOR_PRIVATE_KEY,
     })
   : undefined;
-const app = createApp({ config, pool, logger, cache, chain });
+const app = createApp({ config, pool, logger, cache, chain, stream });
 await reconcileSubmissions({ submissions: submissionQueries(pool, config.VIEWS_SCHEMA), bundlerUrl: config.BUNDLER_URL, logger });
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
@@ -47,6 +76,9 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
 
 const shutdown = () => {
   logger.info("shutting down");
+  // Open event streams would otherwise hold the server open.
+  stream.close();
+  streamFeed.close();
   server.close(() =>
     void Promise.all([pool.end(), changes.close()]).then(() => {
       logger.flush();

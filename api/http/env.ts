@@ -10,6 +10,7 @@ import type { submissionQueries } from "../db/submissions";
 import type { idempotencyQueries } from "../db/idempotency";
 import type { User } from "../auth/verifier";
 import type { ChainAccess } from "../chain/access";
+import type { StreamHub } from "../stream/hub";
 
 export type Queries = {
   pool: Db;
@@ -33,5 +34,7 @@ export type AppEnv = {
     user: User;
     /** Absent when the API runs without RPC_URL (reads only). */
     chain?: ChainAccess;
+    /** Absent when the process does not serve the live stream (tests of single routes). */
+    stream?: StreamHub;
   };
 };

@@ -29,7 +29,7 @@ export const ErrorEnvelope = z
   .openapi("Error");
 
 /** The error responses a route documents, by status. */
-export const errorResponses = (...statuses: (400 | 401 | 402 | 403 | 404 | 409 | 422 | 429 | 500 | 503)[]) =>
+export const errorResponses = (...statuses: (400 | 401 | 402 | 403 | 404 | 406 | 409 | 422 | 429 | 500 | 503)[]) =>
   Object.fromEntries(
     statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status], content: { "application/json": { schema: ErrorEnvelope } } }]),
   );
@@ -40,6 +40,7 @@ const ERROR_DESCRIPTIONS = {
   402: "payment required",
   403: "not allowed for this user",
   404: "not found",
+  406: "the client does not accept the only media type offered",
   409: "conflict with the resource's state",
   422: "the Idempotency-Key was used with a different request",
   429: "rate limited",

@@ -1,7 +1,7 @@
 // Prometheus metrics: the process defaults plus a request histogram by route and status.
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -23,3 +23,23 @@ export const measureRequests = (): MiddlewareHandler => async (c, next) => {
   // The route pattern, not the path, so that slugs do not explode the label set.
   end({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
 };
+
+/** Gauges of the live stream, read when scraped. */
+export function observeStream(stats: () => { clients: number; droppedSlow: number }) {
+  new Gauge({
+    name: "stream_clients",
+    help: "connected live-stream clients",
+    registers: [registry],
+    collect() {
+      this.set(stats().clients);
+    },
+  });
+  new Gauge({
+    name: "stream_slow_clients_dropped",
+    help: "live-stream clients dropped for not reading, since start",
+    registers: [registry],
+    collect() {
+      this.set(stats().droppedSlow);
+    },
+  });
+}

@@ -34,6 +34,8 @@ export type StackOptions = {
   apiPort?: number;
   /** Schema of the stable views readers use; default `app`. */
   viewsSchema?: string;
+  /** Extra API settings (see api/config.ts), e.g. STREAM_PING_MS. */
+  apiEnv?: Record<string, string>;
   /** Leave the indexer and the API out (contract-level tests). */
   withoutIndexer?: boolean;
   /** Receives the stop function before anything starts, so that an interrupted start-up can stop what it began. */
@@ -146,6 +148,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         bundlerUrl: bundler.bundlerUrl,
         paymasterSignerKey: keys.paymasterSigner,
         logFile: join(logDir, "api.log"),
+        env: options.apiEnv,
       };
       const api = await startApi({ ...apiOptions, onSpawn: (child) => track(child) });
       apiUrl = api.url;

@@ -24,7 +24,9 @@ async function dropSchemas(databaseUrl: string, schemas: string[]) {
   }
 }
 
-export async function startTestStack(options: { blockTimeMs?: number; withoutIndexer?: boolean } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { blockTimeMs?: number; withoutIndexer?: boolean; apiEnv?: Record<string, string> } = {},
+): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), "pm-stack-"));
   const stack = await startStack({
     dataDir,
@@ -32,6 +34,7 @@ export async function startTestStack(options: { blockTimeMs?: number; withoutInd
     databaseUrl: process.env.DATABASE_URL,
     blockTimeMs: options.blockTimeMs ?? 0,
     withoutIndexer: options.withoutIndexer,
+    apiEnv: options.apiEnv,
     // Each test stack gets views of its own, so that stacks on a shared database never collide.
     viewsSchema: `app_${Math.random().toString(36).slice(2, 10)}`,
   });

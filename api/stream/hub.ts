@@ -1,0 +1,206 @@
+// Fans the stream log out to this process's SSE clients. The hub reads the log past its head
+// whenever told that events were appended, encodes each batch once per distinct filter, and
+// writes it to every caught-up client. A client resuming with Last-Event-ID first reads the
+// events it missed from the log, then joins the live fan-out without a gap or a repeat.
+import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import type { StreamEventRow, StreamEventType, StreamLog } from "../db/streamLog";
+import { connectedFrame, eventFrame, PING_FRAME } from "./frames";
+
+export type StreamFilter = { types: ReadonlySet<StreamEventType>; marketSlug?: string };
+
+type Client = {
+  id: string;
+  res: ServerResponse;
+  filter: StreamFilter;
+  filterKey: string;
+  /** The last sequence number this client has been given (or has skipped by its filter). */
+  cursor: number;
+  /** False while the client is reading missed events from the log. */
+  live: boolean;
+  closed: boolean;
+};
+
+export type StreamHubOptions = {
+  log: StreamLog;
+  logger: Logger;
+  /** Interval of the `: ping` comment line. */
+  pingMs: number;
+  /** A client whose unsent output passes this is dropped rather than buffered further. */
+  maxBufferedBytes: number;
+  /** Events read from the log per query. */
+  pageSize: number;
+};
+
+export class StreamHub {
+  private readonly clients = new Set<Client>();
+  /** The last sequence number read from the log and fanned out. */
+  private head = 0;
+  private pumping = false;
+  private pumpAgain = false;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private droppedSlow = 0;
+
+  constructor(private readonly options: StreamHubOptions) {}
+
+  async start(): Promise<void> {
+    this.head = await this.options.log.head();
+    this.pingTimer = setInterval(() => this.ping(), this.options.pingMs);
+    this.pingTimer.unref();
+  }
+
+  close(): void {
+    clearInterval(this.pingTimer);
+    for (const client of this.clients) client.res.end();
+    this.clients.clear();
+  }
+
+  get stats() {
+    return { clients: this.clients.size, head: this.head, droppedSlow: this.droppedSlow };
+  }
+
+  /**
+   * Takes over an HTTP response as an event stream. Without `lastEventId` the client starts at
+   * the present; with it, it first receives every retained event after that id (in the
+   * background: this returns once the stream is open).
+   */
+  async attach(res: ServerResponse, options: { filter: StreamFilter; lastEventId?: number; headers: Record<string, string> }): Promise<void> {
+    const client: Client = {
+      id: randomUUID(),
+      res,
+      filter: options.filter,
+      filterKey: `${[...options.filter.types].sort().join(",")}|${options.filter.marketSlug ?? ""}`,
+      cursor: this.head,
+      live: options.lastEventId === undefined,
+      closed: false,
+    };
+    res.on("close", () => {
+      client.closed = true;
+      this.clients.delete(client);
+    });
+    if (options.lastEventId !== undefined) {
+      // An id newer than anything logged comes from another log (a reset database): start at the present.
+      const newest = Math.max(this.head, await this.options.log.head());
+      client.cursor = options.lastEventId > newest ? newest : options.lastEventId;
+    }
+    if (client.closed) return;
+    res.writeHead(200, options.headers);
+    res.write(connectedFrame(client.cursor, { ok: true, clientId: client.id, ts: Date.now() }));
+    this.clients.add(client);
+    if (!client.live) void this.catchUp(client);
+  }
+
+  /** Reads the log past the head and fans it out; called whenever events may have been appended. */
+  pump(): void {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    void this.readLog()
+      .catch((error) => this.options.logger.warn({ err: error }, "stream: reading the log failed"))
+      .finally(() => {
+        this.pumping = false;
+      });
+  }
+
+  private async readLog(): Promise<void> {
+    do {
+      this.pumpAgain = false;
+      for (;;) {
+        const rows = await this.options.log.after(this.head, this.options.pageSize);
+        if (rows.length > 0) this.broadcast(rows);
+        if (rows.length < this.options.pageSize) break;
+      }
+    } while (this.pumpAgain);
+  }
+
+  private broadcast(rows: StreamEventRow[]): void {
+    const from = this.head;
+    this.head = rows.at(-1)!.seq;
+    const frames = rows.map((row) => eventFrame(row));
+    // Clients with the same filter share one encoded buffer.
+    const chunks = new Map<string, Buffer | null>();
+    for (const client of this.clients) {
+      if (!client.live) continue;
+      let chunk: Buffer | null;
+      if (client.cursor > from) {
+        // Caught up past our head while reading its missed events: send only what it lacks.
+        chunk = encode(rows, frames, client.filter, client.cursor);
+      } else if (chunks.has(client.filterKey)) {
+        chunk = chunks.get(client.filterKey)!;
+      } else {
+        chunk = encode(rows, frames, client.filter, from);
+        chunks.set(client.filterKey, chunk);
+      }
+      client.cursor = Math.max(client.cursor, this.head);
+      if (chunk) this.send(client, chunk);
+    }
+  }
+
+  private async catchUp(client: Client): Promise<void> {
+    try {
+      while (!client.closed) {
+        const rows = await this.options.log.after(client.cursor, this.options.pageSize);
+        if (client.closed) return;
+        if (rows.length > 0) {
+          const chunk = encode(rows, rows.map((row) => eventFrame(row)), client.filter, client.cursor);
+          client.cursor = rows.at(-1)!.seq;
+          if (chunk && !client.res.write(chunk)) await drained(client.res);
+        }
+        // Checked and switched in one turn of the event loop, so no broadcast falls in between.
+        if (rows.length < this.options.pageSize && client.cursor >= this.head) {
+          client.live = true;
+          return;
+        }
+      }
+    } catch (error) {
+      this.options.logger.warn({ err: error, clientId: client.id }, "stream: catching a client up failed");
+      client.res.destroy();
+    }
+  }
+
+  private ping(): void {
+    for (const client of this.clients) this.send(client, PING_FRAME);
+  }
+
+  private send(client: Client, chunk: Buffer): void {
+    if (client.closed) return;
+    client.res.write(chunk);
+    if (client.res.writableLength > this.options.maxBufferedBytes) {
+      // A reader this far behind would hold memory for everyone; it may reconnect and resume.
+      this.droppedSlow += 1;
+      this.options.logger.info({ clientId: client.id, buffered: client.res.writableLength }, "stream: dropping a slow client");
+      client.closed = true;
+      this.clients.delete(client);
+      client.res.destroy();
+    }
+  }
+}
+
+function matches(filter: StreamFilter, row: StreamEventRow): boolean {
+  if (!filter.types.has(row.type)) return false;
+  return filter.marketSlug === undefined || row.market_slug === filter.marketSlug;
+}
+
+/** The frames of the rows after `after` that pass the filter, as one buffer; null when none do. */
+function encode(rows: StreamEventRow[], frames: string[], filter: StreamFilter, after: number): Buffer | null {
+  let text = "";
+  for (let i = 0; i < rows.length; i++) {
+    if (rows[i]!.seq > after && matches(filter, rows[i]!)) text += frames[i];
+  }
+  return text ? Buffer.from(text) : null;
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
