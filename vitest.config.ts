@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     env: { PONDER_TELEMETRY_DISABLED: "true" },
+    // Leak tests measure the heap after a forced collection.
+    poolOptions: { forks: { execArgv: ["--expose-gc"] } },
   },
 });

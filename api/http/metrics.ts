@@ -24,8 +24,9 @@ export const measureRequests = (): MiddlewareHandler => async (c, next) => {
   end({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
 };
 
-/** Gauges of the live stream, read when scraped. */
+/** Gauges of the live stream, read when scraped (of the latest service, should a process start several). */
 export function observeStream(stats: () => { clients: number; droppedSlow: number }) {
+  for (const name of ["stream_clients", "stream_slow_clients_dropped"]) registry.removeSingleMetric(name);
   new Gauge({
     name: "stream_clients",
     help: "connected live-stream clients",

@@ -1,0 +1,98 @@
+// The API service: migrations, the database pool, the change listener, the live stream and the
+// HTTP server, started and stopped as one. `api/server.ts` runs it as a process; tests may run it
+// in their own.
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Logger } from "pino";
+import { readDeployment } from "../deployments/schema";
+import { createApp } from "./app";
+import { createChainAccess } from "./chain/access";
+import type { Config } from "./config";
+import { API_CHANNEL, indexerChannel, listenForChanges } from "./db/changes";
+import { migrate } from "./db/migrate";
+import { createPool } from "./db/pool";
+import { STREAM_CHANNEL, streamLogQueries } from "./db/streamLog";
+import { submissionQueries } from "./db/submissions";
+import { observeStream } from "./http/metrics";
+import { ReadCache } from "./http/readCache";
+import { reconcileSubmissions } from "./reconcile";
+import { startStreamFeed } from "./stream/feed";
+import { StreamHub } from "./stream/hub";
+
+export type ApiService = {
+  url: string;
+  stream: StreamHub;
+  close: () => Promise<void>;
+};
+
+export async function startApiService(config: Config, logger: Logger): Promise<ApiService> {
+  await migrate(config.DATABASE_URL, logger);
+  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const streamLog = streamLogQueries(pool, config.VIEWS_SCHEMA);
+  const stream = new StreamHub({
+    log: streamLog,
+    logger,
+    pingMs: config.STREAM_PING_MS,
+    maxBufferedBytes: config.STREAM_MAX_BUFFER_BYTES,
+    pageSize: 1_000,
+  });
+  await stream.start();
+  observeStream(() => stream.stats);
+  const streamFeed = startStreamFeed({
+    log: streamLog,
+    logger,
+    reorgDepth: config.STREAM_REORG_DEPTH,
+    retentionMs: config.STREAM_RETENTION_HOURS * 3_600_000,
+    onAppended: () => stream.pump(),
+  });
+  const cache =
+    config.READ_CACHE_TTL_MS > 0
+      ? new ReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: 10_000, enabled: () => changes.connected })
+      : undefined;
+  const indexerChanges = indexerChannel(config.VIEWS_SCHEMA);
+  const changes = listenForChanges({
+    databaseUrl: config.DATABASE_URL,
+    channels: [indexerChanges, API_CHANNEL, STREAM_CHANNEL],
+    onChange: (channel, payload) => {
+      if (channel === STREAM_CHANNEL) return stream.pump();
+      // Ponder also notifies for blocks that wrote nothing ("[]"); those change no answer.
+      if (payload !== "[]") cache?.clear();
+      if (channel === indexerChanges) streamFeed.indexerChanged();
+    },
+    // Notifications may have been missed while the connection was down.
+    onReset: () => {
+      cache?.clear();
+      streamFeed.indexerChanged();
+      stream.pump();
+    },
+    logger,
+  });
+  const chain = config.RPC_URL
+    ? createChainAccess({
+        rpcUrl: config.RPC_URL,
+        deployment: readDeployment(config.CHAIN_ID, config.DEPLOYMENTS_DIR),
+        operatorKey: config.OPERATOR_PRIVATE_KEY,
+      })
+    : undefined;
+  const app = createApp({ config, pool, logger, cache, chain, stream });
+  await reconcileSubmissions({ submissions: submissionQueries(pool, config.VIEWS_SCHEMA), bundlerUrl: config.BUNDLER_URL, logger });
+
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const url = `http://${config.HOST}:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    stream,
+    async close() {
+      // Open event streams would otherwise hold the server open.
+      stream.close();
+      streamFeed.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([pool.end(), changes.close()]);
+    },
+  };
+}
