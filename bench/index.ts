@@ -1,9 +1,10 @@
-// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api, writes.
+// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api, writes, stream.
 import { benchApi } from "./api";
 import { benchIndexer } from "./indexer";
+import { benchStream } from "./stream";
 import { benchWrites } from "./writes";
 
-const PARTS: Record<string, () => Promise<void>> = { indexer: benchIndexer, api: benchApi, writes: benchWrites };
+const PARTS: Record<string, () => Promise<void>> = { indexer: benchIndexer, api: benchApi, writes: benchWrites, stream: benchStream };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 for (const name of wanted.length > 0 ? wanted : Object.keys(PARTS)) {

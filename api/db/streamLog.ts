@@ -14,7 +14,7 @@ export type StreamEventRow = {
   seq: number;
   type: StreamEventType;
   market_slug: string | null;
-  /** The event's JSON, ready to send. */
+  /** The event's JSON, compact, ready to send. */
   data: string;
 };
 
@@ -39,7 +39,7 @@ const retractSql = (views: string) => `
   INSERT INTO api.stream_event (feed, type, ref_id, market_slug, data)
   SELECT $2, 'retract', trade_id, market_slug,
          json_build_object('type', 'retract', 'id', trade_id, 'reason', 'reorg', 'marketSlug', market_slug,
-                           'createdAt', to_char(now() AT TIME ZONE 'UTC', ${ISO}))::text
+                           'createdAt', to_char(now() AT TIME ZONE 'UTC', ${ISO}))
     FROM gone ORDER BY block_number DESC, log_index DESC`;
 
 /** Indexed trades in the window not yet announced, oldest first, each with its trade event. */
@@ -78,7 +78,7 @@ const announceSql = (views: string) => `
            'action', CASE WHEN is_buy THEN 'BUY' ELSE 'SELL' END,
            'tokens', trim_scale(token_amount / 1000000)::text,
            'blockNumber', block_number,
-           'logIndex', log_index)::text
+           'logIndex', log_index)
     FROM fresh ORDER BY block_number, log_index`;
 
 /**
@@ -121,13 +121,15 @@ export function streamLogQueries(db: Db, views: string) {
     },
 
     async after(seq: number, limit: number): Promise<StreamEventRow[]> {
-      const { rows } = await db.query<StreamEventRow & { seq: string }>({
+      const { rows } = await db.query<{ seq: string; type: StreamEventType; market_slug: string | null; data: unknown }>({
         name: "stream_after",
-        text: `SELECT seq::text, type, market_slug, data FROM api.stream_event
+        // seq comes back as a string (pg's bigint); it is ordered as the number it is.
+        text: `SELECT seq, type, market_slug, data FROM api.stream_event
                 WHERE seq > $1 AND (feed = $3 OR feed IS NULL) ORDER BY seq LIMIT $2`,
         values: [seq, limit, views],
       });
-      return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+      // Postgres spaces its JSON out; compacted once here, for every client.
+      return rows.map((row) => ({ ...row, seq: Number(row.seq), data: JSON.stringify(row.data) }));
     },
 
     /** The newest sequence number, 0 for an empty log. */

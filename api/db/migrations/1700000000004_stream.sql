@@ -12,8 +12,8 @@ CREATE TABLE stream_event (
   ref_id text NOT NULL,
   -- for ?marketSlug=; null when the event concerns no market
   market_slug text,
-  -- the event's JSON payload, serialized once
-  data text NOT NULL,
+  -- the event's payload, in field order (json, not jsonb); the API sends it compacted
+  data json NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 
@@ -69,7 +69,7 @@ BEGIN
       'parentId', NEW.parent_id::text,
       'isDuel', NEW.is_duel,
       'createdAt', to_char(NEW.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-    )::text
+    )
   );
   PERFORM pg_notify('api_stream', '');
   RETURN NULL;

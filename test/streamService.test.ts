@@ -1,12 +1,13 @@
-// A thousand stream clients connect and go away: the service must return to where it was, with
-// no socket, timer, listener or memory left behind. The API service runs in this process so that
-// its heap and handles can be measured after a forced collection.
+// The stream's service side, with the API service in this process: a thousand clients connect and
+// go away and the service returns to where it was (no socket, timer, listener or memory left
+// behind, measured after a forced collection); a resuming client reads a long backlog in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type ClientRequest, type IncomingMessage } from "node:http";
+import pg from "pg";
 import pino from "pino";
 import { loadConfig } from "../api/config";
 import { startApiService, type ApiService } from "../api/service";
-import { until } from "./helpers/sse";
+import { openStream, until } from "./helpers/sse";
 import { startTestStack, type TestStack } from "./helpers/stack";
 
 const CLIENTS = 1_000;
@@ -42,7 +43,7 @@ async function settledHeap(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
-describe("stream clients connecting and leaving", () => {
+describe("stream service", () => {
   let stack: TestStack;
   let service: ApiService;
 
@@ -95,5 +96,28 @@ describe("stream clients connecting and leaving", () => {
     expect(noMoreThan(handlesAfter, handlesBefore), `${JSON.stringify(handlesAfter)} vs ${JSON.stringify(handlesBefore)}`).toBe(true);
     // A thousand leaked clients would hold megabytes (a socket, a response and our record each).
     expect(heapAfter - heapBefore).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it("replays a backlog longer than a page, across digit boundaries of the ids, in order", async () => {
+    const db = new pg.Client(stack.databaseUrl);
+    await db.connect();
+    try {
+      // Enough comments that the ids gain a digit (999 -> 1000 sorts wrongly as text) and span pages.
+      const head = Number((await db.query("SELECT coalesce(max(seq), 0) AS head FROM api.stream_event")).rows[0].head);
+      const count = Math.max(2_500, 10 ** String(head + 1).length - head + 10);
+      await db.query(
+        "INSERT INTO api.comment (user_id, target_type, target_id, body) SELECT 'backlog', 'post', 'p1', 'comment ' || i FROM generate_series(1, $1) i",
+        [count],
+      );
+      const client = openStream(`${service.url}/api/trade/stream?types=comment`, { lastEventId: String(head) });
+      await until(() => client.of("comment").length >= count, `${count} comments`, 60_000);
+      client.close();
+      const ids = client.of("comment").map((event) => Number(event.id));
+      expect(ids).toHaveLength(count);
+      expect(ids).toEqual(Array.from({ length: count }, (_, i) => head + 1 + i));
+      expect(client.of("comment").map((event) => event.data.body)).toEqual(Array.from({ length: count }, (_, i) => `comment ${i + 1}`));
+    } finally {
+      await db.end();
+    }
   });
 });
