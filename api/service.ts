@@ -13,7 +13,7 @@ import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
 import { STREAM_CHANNEL, streamLogQueries } from "./db/streamLog";
 import { submissionQueries } from "./db/submissions";
-import { observeStream } from "./http/metrics";
+import { observeFanout, observeStream } from "./http/metrics";
 import { ReadCache } from "./http/readCache";
 import { reconcileSubmissions } from "./reconcile";
 import { startStreamFeed } from "./stream/feed";
@@ -35,6 +35,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     pingMs: config.STREAM_PING_MS,
     maxBufferedBytes: config.STREAM_MAX_BUFFER_BYTES,
     pageSize: 1_000,
+    onFanout: observeFanout,
   });
   await stream.start();
   observeStream(() => stream.stats);

@@ -24,6 +24,15 @@ export const measureRequests = (): MiddlewareHandler => async (c, next) => {
   end({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
 };
 
+const streamFanout = new Histogram({
+  name: "stream_fanout_seconds",
+  help: "time to write one batch of stream events to every connected client",
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+  registers: [registry],
+});
+
+export const observeFanout = (seconds: number) => streamFanout.observe(seconds);
+
 /** Gauges of the live stream, read when scraped (of the latest service, should a process start several). */
 export function observeStream(stats: () => { clients: number; droppedSlow: number }) {
   for (const name of ["stream_clients", "stream_slow_clients_dropped"]) registry.removeSingleMetric(name);

@@ -135,7 +135,6 @@ export const streamRoutes = new OpenAPIHono<AppEnv & { Bindings: HttpBindings }>
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
       // Proxies such as nginx would otherwise hold events back in their buffers.
       "x-accel-buffering": "no",
       "access-control-allow-origin": "*",

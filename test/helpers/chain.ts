@@ -27,14 +27,16 @@ export function chainDriver(rpcUrl: string, deployment: Deployment) {
 
   /**
    * Sends the transactions with automine off and mines them together: one block, or the next few
-   * when they exceed the block gas limit.
+   * when they exceed the block gas limit. `concurrent` sends them all at once (faster; the order
+   * within the block is then the order of arrival).
    */
-  async function mineBlock(txs: Tx[]): Promise<{ hash: Hex; ok: boolean }[]> {
+  async function mineBlock(txs: Tx[], options: { concurrent?: boolean } = {}): Promise<{ hash: Hex; ok: boolean }[]> {
     await rpc("evm_setAutomine", [false]);
-    const hashes: Hex[] = [];
+    let hashes: Hex[] = [];
     let receipts: Awaited<ReturnType<typeof receipt>>[] = [];
     try {
-      for (const tx of txs) hashes.push(await send(tx));
+      if (options.concurrent) hashes = await Promise.all(txs.map(send));
+      else for (const tx of txs) hashes.push(await send(tx));
       do {
         await rpc("evm_mine");
         receipts = await Promise.all(hashes.map(receipt));
