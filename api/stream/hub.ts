@@ -27,7 +27,7 @@ export type StreamHubOptions = {
   logger: Logger;
   /** Interval of the `: ping` comment line. */
   pingMs: number;
-  /** A client whose unsent output passes this is dropped rather than buffered further. */
+  /** A client still holding more unsent output than this when more comes is dropped. */
   maxBufferedBytes: number;
   /** Events read from the log per query. */
   pageSize: number;
@@ -174,8 +174,11 @@ export class StreamHub {
 
   private send(client: Client, chunk: Buffer): void {
     if (client.closed) return;
-    client.res.write(chunk);
-    if (client.res.writableLength > this.options.maxBufferedBytes) {
+    // Judged on what is still unsent from earlier writes, so that one large batch alone never
+    // counts against a client that reads.
+    if (client.res.writableLength <= this.options.maxBufferedBytes) {
+      client.res.write(chunk);
+    } else {
       // A reader this far behind would hold memory for everyone; it may reconnect and resume.
       this.droppedSlow += 1;
       this.options.logger.info({ clientId: client.id, buffered: client.res.writableLength }, "stream: dropping a slow client");
