@@ -1,7 +1,7 @@
 // The live stream end to end: trades made through the API and straight on chain reach every
 // connected EventSource in order; resuming with Last-Event-ID (by hand and by EventSource itself
-// across an API restart) loses and repeats nothing; filters, comments, pings, and retractions
-// after a reorg.
+// across an API restart) loses and repeats nothing; two API processes send the same events with
+// the same ids; filters, comments, pings, and retractions after a reorg.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import pg from "pg";
@@ -9,6 +9,7 @@ import type { Address, PublicClient } from "viem";
 import { publicClientFor } from "../api/chain/chain";
 import { CommentEvent, ConnectedEvent, RetractEvent, TradeEvent } from "../api/routes/stream";
 import { startApi } from "../scripts/stack/api";
+import { freePort } from "../scripts/stack/ports";
 import { waitForIndexer } from "../scripts/stack/indexer";
 import { stopChild, type Child } from "../scripts/stack/processes";
 import { chainDriver, type ChainDriver } from "./helpers/chain";
@@ -28,6 +29,7 @@ describe("live stream", () => {
   let token: string;
   let wallet: Address;
   let restartedApi: Child | undefined;
+  let secondApi: Child | undefined;
   const traders = traderAddresses(6, 600);
   const opened: StreamClient[] = [];
 
@@ -81,6 +83,7 @@ describe("live stream", () => {
     for (const client of opened) client.close();
     await db?.end();
     if (restartedApi) await stopChild(restartedApi);
+    if (secondApi) await stopChild(secondApi);
     await stack?.dispose();
   });
 
@@ -173,6 +176,27 @@ describe("live stream", () => {
     await sleep(300);
     expect(client.of("trade").map((event) => event.data.id)).toEqual(ids);
     expect(client.of("connected").length).toBe(2);
+  });
+
+  it("gives clients of two API processes the same events with the same ids, and resumes across them", async () => {
+    const second = await startApi({ ...stack.apiOptions!, port: await freePort(), logFile: join(stack.dataDir, "logs", "api-second.log") });
+    secondApi = second.child;
+    const onFirst = open();
+    const onSecond = openStream(`${second.url}/api/trade/stream`);
+    opened.push(onSecond);
+    await connected(onFirst, onSecond);
+    await tradeRandomly({ driver, chain, traders, markets: markets(), trades: 8, perBlock: 4, seed: 10 });
+    await received([onFirst, onSecond], "trade", 8);
+    await sleep(300);
+    expect(afterConnected(onSecond)).toEqual(afterConnected(onFirst));
+
+    // An id from one process resumes on the other.
+    const resumeAfter = afterConnected(onFirst)[3]!.id;
+    const moved = openStream(`${second.url}/api/trade/stream`, { lastEventId: resumeAfter });
+    opened.push(moved);
+    const expected = afterConnected(onFirst).filter((event) => Number(event.id) > Number(resumeAfter));
+    await until(() => afterConnected(moved).length >= expected.length, "the resumed events");
+    expect(afterConnected(moved)).toEqual(expected);
   });
 
   it("filters by market and by event type, and streams comments", async () => {
