@@ -40,6 +40,7 @@ const rows: [string, string][] = [
   ["bundler (alto)", stack.bundlerUrl],
   ["database", `${stack.databaseUrl.replace(/:[^:@/]+@/, ":***@")}${stack.databaseEmbedded ? "  (embedded)" : ""}`],
   ["API", `${stack.apiUrl}  docs ${stack.apiUrl}/docs  OpenAPI ${stack.apiUrl}/openapi/api.json`],
+  ["live stream (SSE)", `${stack.apiUrl}/api/trade/stream`],
   ["indexer (ponder)", `${stack.indexerUrl}  tables in schema ${stack.indexerSchema}, views in ${stack.viewsSchema}`],
   ["EntryPoint v0.7", contracts.entryPoint],
   ["SimpleAccountFactory", contracts.simpleAccountFactory],
