@@ -13,7 +13,7 @@ import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
 import { STREAM_CHANNEL, streamLogQueries } from "./db/streamLog";
 import { submissionQueries } from "./db/submissions";
-import { observeFanout, observeStream } from "./http/metrics";
+import { observeFanout, observeStream, observeStreamDelay } from "./http/metrics";
 import { ReadCache } from "./http/readCache";
 import { reconcileSubmissions } from "./reconcile";
 import { startStreamFeed } from "./stream/feed";
@@ -36,6 +36,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     maxBufferedBytes: config.STREAM_MAX_BUFFER_BYTES,
     pageSize: 1_000,
     onFanout: observeFanout,
+    onDelay: observeStreamDelay,
   });
   await stream.start();
   observeStream(() => stream.stats);
@@ -44,7 +45,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     logger,
     reorgDepth: config.STREAM_REORG_DEPTH,
     retentionMs: config.STREAM_RETENTION_HOURS * 3_600_000,
-    onAppended: () => stream.pump(),
+    onAppended: (announcedAt) => stream.pump(announcedAt),
   });
   const cache =
     config.READ_CACHE_TTL_MS > 0

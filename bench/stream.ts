@@ -101,7 +101,9 @@ export async function benchStream() {
     const connectSeconds = (now() - connectStarted) / 1000;
     await sleep(3_000);
     const rssConnected = residentKb(apiPid);
+    const beforeSlow = (await streamMetrics(stack)).delay;
     const slow = await tradeOneByOne();
+    const beforeLoad = (await streamMetrics(stack)).delay;
 
     console.error(`stream bench: ${LOAD_RATE} trades/s for ${LOAD_SECONDS} s...`);
     const blocks = LOAD_SECONDS * LOAD_BLOCKS_PER_SECOND;
@@ -135,6 +137,7 @@ export async function benchStream() {
         ["every client got every trade (time after the last)", `${completeness(slow, SLOW_TRADES)}; under load ${completeness(loaded, blocks * perBlock)}`, "all"],
         ["API: one fan-out to every client (mean of the run)", `${server.fanoutMs.toFixed(1)} ms (${server.fanouts} fan-outs)`, ""],
         ["API: CPU during the load", `${(apiCpuShare * 100).toFixed(0)}% of one core`, ""],
+        ["API: notification -> fan-out starts, 10000 clients (slow / load)", `${delayBetween(beforeSlow, beforeLoad)} / ${delayBetween(beforeLoad, server.delay)}`, ""],
         ["slow clients dropped", String(server.dropped), "0"],
       ],
     );
@@ -233,13 +236,27 @@ const cpuSeconds = (pid: number) =>
 
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 
-/** The API's own view: slow clients dropped, and the mean time of one fan-out to every client. */
-async function streamMetrics(stack: Stack): Promise<{ dropped: number; fanoutMs: number; fanouts: number }> {
+/**
+ * The API's own view: slow clients dropped, the mean time of one fan-out to every client, and the
+ * delay from the indexer's notification to the fan-out (sum, count, and count within 250 ms).
+ */
+async function streamMetrics(stack: Stack) {
   const metrics = await (await fetch(`${stack.apiUrl}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)`, "m").exec(metrics)?.[1] ?? NaN);
+  const value = (name: string) => Number(new RegExp(`^${name.replace(/[{}"+.]/g, "\\$&")} ([0-9.e+-]+)`, "m").exec(metrics)?.[1] ?? NaN);
   const fanouts = value("stream_fanout_seconds_count");
-  return { dropped: value("stream_slow_clients_dropped"), fanoutMs: (value("stream_fanout_seconds_sum") / fanouts) * 1000, fanouts };
+  return {
+    dropped: value("stream_slow_clients_dropped"),
+    fanoutMs: (value("stream_fanout_seconds_sum") / fanouts) * 1000,
+    fanouts,
+    delay: { sum: value("stream_delay_seconds_sum"), count: value("stream_delay_seconds_count"), within250ms: value('stream_delay_seconds_bucket{le="0.25"}') },
+  };
 }
+
+type Delay = Awaited<ReturnType<typeof streamMetrics>>["delay"];
+const delayBetween = (before: Delay, after: Delay) => {
+  const count = after.count - before.count;
+  return `mean ${(((after.sum - before.sum) / count) * 1000).toFixed(1)} ms, ${(((after.within250ms - before.within250ms) / count) * 100).toFixed(0)}% within 250 ms`;
+};
 
 /** The benchmark's views and its stream rows, on a shared database. */
 async function dropFeed(stack: Stack, views: string) {

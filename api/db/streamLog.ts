@@ -1,6 +1,7 @@
 // The live stream's log (api.stream_event): appending trade and retract events from the indexer's
 // trade table, and reading events after a sequence number. Comments are appended by a trigger on
 // api.comment (see the migration).
+import type pg from "pg";
 import type { Db } from "./pool";
 
 /** Advisory lock every appender holds until commit, so that seq order is commit order. */
@@ -21,97 +22,98 @@ export type StreamEventRow = {
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
- * Where comparing starts: `reorgDepth` blocks below the older of the newest announced trade and
- * the newest indexed one. The indexer cannot reorganise deeper; and should the chain have been
- * reset (the index now ends far below what was announced), everything is compared.
+ * One statement that brings the log up to date with the indexer's trade table, from a floor of
+ * `reorgDepth` blocks below the older of the newest announced trade and the newest indexed one
+ * (the indexer cannot reorganise deeper; should the chain have been reset, so that the index ends
+ * far below what was announced, everything is compared):
+ * - announced trades the indexer no longer has are marked gone and get a `retract` event, newest
+ *   first;
+ * - indexed trades not announced get a `trade` event, oldest first, at most `batchSize` of them.
+ * The two sets are disjoint (live trades missing from the index; indexed trades not live), so one
+ * statement may touch both. Returns how many events it appended, and notifies if any.
  */
-const floorSql = (views: string) => `
-  SELECT (least(coalesce((SELECT max(block_number) FROM api.stream_trade WHERE feed = $2 AND live), -1),
-                coalesce((SELECT max(block_number) FROM "${views}".trade), -1)) - $1)::text AS floor`;
-
-/** Announced trades in the reorg window that the indexer no longer has: each gets a retract event. */
-const retractSql = (views: string) => `
-  WITH gone AS (
+const syncSql = (views: string, reorgDepth: number, batchSize: number) => `
+  WITH floor AS (
+    SELECT least(coalesce((SELECT max(block_number) FROM api.stream_trade WHERE feed = '${views}' AND live), -1),
+                 coalesce((SELECT max(block_number) FROM "${views}".trade), -1)) - ${reorgDepth} AS block),
+  gone AS (
     UPDATE api.stream_trade s SET live = false
-     WHERE s.feed = $2 AND s.live AND s.block_number >= $1
+     WHERE s.feed = '${views}' AND s.live AND s.block_number >= (SELECT block FROM floor)
        AND NOT EXISTS (SELECT 1 FROM "${views}".trade t WHERE t.id = s.trade_id)
-    RETURNING s.trade_id, s.block_number, s.log_index, s.market_slug)
-  INSERT INTO api.stream_event (feed, type, ref_id, market_slug, data)
-  SELECT $2, 'retract', trade_id, market_slug,
-         json_build_object('type', 'retract', 'id', trade_id, 'reason', 'reorg', 'marketSlug', market_slug,
-                           'createdAt', to_char(now() AT TIME ZONE 'UTC', ${ISO}))
-    FROM gone ORDER BY block_number DESC, log_index DESC`;
-
-/** Indexed trades in the window not yet announced, oldest first, each with its trade event. */
-const announceSql = (views: string) => `
-  WITH fresh AS (
+    RETURNING s.trade_id, s.block_number, s.log_index, s.market_slug),
+  fresh AS (
     SELECT t.id, t.block_number, t.log_index, t.trader, t.outcome, t.is_buy, t.usdc_amount, t.token_amount,
            t.avg_price, t.timestamp, t.tx_hash, t.user_op_hash, m.id AS market_id, m.slug, m.title,
            m.outcomes[t.outcome + 1] AS outcome_name
       FROM "${views}".trade t JOIN "${views}".market m ON m.address = t.market
-     WHERE t.block_number >= $1
-       AND NOT EXISTS (SELECT 1 FROM api.stream_trade s WHERE s.feed = $3 AND s.trade_id = t.id AND s.live)
+     WHERE t.block_number >= (SELECT block FROM floor)
+       AND NOT EXISTS (SELECT 1 FROM api.stream_trade s WHERE s.feed = '${views}' AND s.trade_id = t.id AND s.live)
      ORDER BY t.block_number, t.log_index
-     LIMIT $2),
+     LIMIT ${batchSize}),
   marked AS (
     INSERT INTO api.stream_trade (feed, trade_id, block_number, log_index, market_slug, live)
-    SELECT $3, id, block_number, log_index, slug, true FROM fresh
+    SELECT '${views}', id, block_number, log_index, slug, true FROM fresh
     ON CONFLICT (feed, trade_id) DO UPDATE
-      SET live = true, block_number = EXCLUDED.block_number, log_index = EXCLUDED.log_index)
-  INSERT INTO api.stream_event (feed, type, ref_id, market_slug, data)
-  SELECT $3, 'trade', id, slug,
-         json_build_object(
-           'type', 'trade',
-           'id', id,
-           'userId', trader,
-           'side', upper(outcome_name),
-           'amount', trim_scale(usdc_amount / 1000000)::text,
-           'question', title,
-           'marketId', market_id,
-           'entryPrice', avg_price,
-           'txHash', tx_hash,
-           'createdAt', to_char(to_timestamp(timestamp) AT TIME ZONE 'UTC', ${ISO}),
-           'txId', coalesce(user_op_hash, tx_hash),
-           'marketSlug', slug,
-           'outcome', outcome_name,
-           'outcomeIndex', outcome,
-           'action', CASE WHEN is_buy THEN 'BUY' ELSE 'SELL' END,
-           'tokens', trim_scale(token_amount / 1000000)::text,
-           'blockNumber', block_number,
-           'logIndex', log_index)
-    FROM fresh ORDER BY block_number, log_index`;
+      SET live = true, block_number = EXCLUDED.block_number, log_index = EXCLUDED.log_index),
+  appended AS (
+    INSERT INTO api.stream_event (feed, type, ref_id, market_slug, data)
+    SELECT '${views}', type, ref_id, market_slug, data FROM (
+      SELECT 0 AS phase, -block_number AS block, -log_index AS log, 'retract' AS type, trade_id AS ref_id, market_slug,
+             json_build_object('type', 'retract', 'id', trade_id, 'reason', 'reorg', 'marketSlug', market_slug,
+                               'createdAt', to_char(now() AT TIME ZONE 'UTC', ${ISO})) AS data
+        FROM gone
+      UNION ALL
+      SELECT 1, block_number, log_index, 'trade', id, slug,
+             json_build_object(
+               'type', 'trade',
+               'id', id,
+               'userId', trader,
+               'side', upper(outcome_name),
+               'amount', trim_scale(usdc_amount / 1000000)::text,
+               'question', title,
+               'marketId', market_id,
+               'entryPrice', avg_price,
+               'txHash', tx_hash,
+               'createdAt', to_char(to_timestamp(timestamp) AT TIME ZONE 'UTC', ${ISO}),
+               'txId', coalesce(user_op_hash, tx_hash),
+               'marketSlug', slug,
+               'outcome', outcome_name,
+               'outcomeIndex', outcome,
+               'action', CASE WHEN is_buy THEN 'BUY' ELSE 'SELL' END,
+               'tokens', trim_scale(token_amount / 1000000)::text,
+               'blockNumber', block_number,
+               'logIndex', log_index)
+        FROM fresh
+    ) events ORDER BY phase, block, log
+    RETURNING type)
+  SELECT count(*)::int AS appended, count(*) FILTER (WHERE type = 'trade')::int AS announced,
+         CASE WHEN count(*) > 0 THEN pg_notify('${STREAM_CHANNEL}', '') END AS notified
+    FROM appended`;
 
 /**
  * The log of the stream that follows the indexer views in `views` (its feed). Comments belong to
  * every feed.
  */
 export function streamLogQueries(db: Db, views: string) {
-  const floorOf = floorSql(views);
-  const retract = retractSql(views);
-  const announce = announceSql(views);
+  // Interpolated into the statements (so that a sync is one round trip, without parameters).
+  if (!/^[a-z_][a-z0-9_]*$/.test(views)) throw new Error(`not a schema name: ${views}`);
 
   return {
     /**
-     * Brings the log up to date with the indexer's trade table: retracts announced trades that a
-     * reorg removed, then announces new ones, comparing from the floor above. Returns the number
-     * of events appended.
+     * Brings the log up to date with the indexer's trade table (see syncSql): one round trip per
+     * `batchSize` trades announced. Returns the number of events appended.
      */
     async syncTrades(options: { reorgDepth: number; batchSize: number }): Promise<number> {
+      const sync = `BEGIN; SELECT pg_advisory_xact_lock(${STREAM_LOCK}); ${syncSql(views, options.reorgDepth, options.batchSize)}; COMMIT`;
       const client = await db.connect();
       try {
-        await client.query("BEGIN");
-        await client.query("SELECT pg_advisory_xact_lock($1)", [STREAM_LOCK]);
-        const { rows } = await client.query<{ floor: string }>(floorOf, [options.reorgDepth, views]);
-        const floor = rows[0]!.floor;
-        let appended = (await client.query(retract, [floor, views])).rowCount ?? 0;
+        let appended = 0;
         for (;;) {
-          const inserted = (await client.query(announce, [floor, options.batchSize, views])).rowCount ?? 0;
-          appended += inserted;
-          if (inserted < options.batchSize) break;
+          const results = (await client.query(sync)) as unknown as pg.QueryResult<{ appended: number; announced: number }>[];
+          const counts = results[2]!.rows[0]!;
+          appended += counts.appended;
+          if (counts.announced < options.batchSize) return appended;
         }
-        if (appended > 0) await client.query("SELECT pg_notify($1, '')", [STREAM_CHANNEL]);
-        await client.query("COMMIT");
-        return appended;
       } catch (error) {
         await client.query("ROLLBACK").catch(() => {});
         throw error;

@@ -33,6 +33,15 @@ const streamFanout = new Histogram({
 
 export const observeFanout = (seconds: number) => streamFanout.observe(seconds);
 
+const streamDelay = new Histogram({
+  name: "stream_delay_seconds",
+  help: "time from the indexer's notification of new rows to the start of the fan-out of their events",
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [registry],
+});
+
+export const observeStreamDelay = (seconds: number) => streamDelay.observe(seconds);
+
 /** Gauges of the live stream, read when scraped (of the latest service, should a process start several). */
 export function observeStream(stats: () => { clients: number; droppedSlow: number }) {
   for (const name of ["stream_clients", "stream_slow_clients_dropped"]) registry.removeSingleMetric(name);

@@ -17,21 +17,25 @@ export function startStreamFeed(options: {
   logger: Logger;
   reorgDepth: number;
   retentionMs: number;
-  /** Called after this process appended events. */
-  onAppended: () => void;
+  /** Called after this process appended events, with when the change behind them was announced (performance.now()). */
+  onAppended: (announcedAt: number) => void;
 }): StreamFeed {
   let syncing = false;
   let syncAgain = false;
+  let announcedAt: number | undefined;
 
   const sync = async () => {
     do {
       syncAgain = false;
+      const since = announcedAt ?? performance.now();
+      announcedAt = undefined;
       const appended = await options.log.syncTrades({ reorgDepth: options.reorgDepth, batchSize: 5_000 });
-      if (appended > 0) options.onAppended();
+      if (appended > 0) options.onAppended(since);
     } while (syncAgain);
   };
 
   const indexerChanged = () => {
+    announcedAt ??= performance.now();
     if (syncing) {
       syncAgain = true;
       return;

@@ -33,6 +33,8 @@ export type StreamHubOptions = {
   pageSize: number;
   /** Told how long each fan-out of a batch to every client took, in seconds. */
   onFanout?: (seconds: number) => void;
+  /** Told how long events waited, from the indexer's announcement to the start of their fan-out, in seconds. */
+  onDelay?: (seconds: number) => void;
 };
 
 export class StreamHub {
@@ -41,6 +43,8 @@ export class StreamHub {
   private head = 0;
   private pumping = false;
   private pumpAgain = false;
+  /** When the oldest change not yet fanned out was announced (performance.now()). */
+  private waitingSince: number | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private droppedSlow = 0;
 
@@ -96,8 +100,12 @@ export class StreamHub {
     if (!client.live) void this.catchUp(client);
   }
 
-  /** Reads the log past the head and fans it out; called whenever events may have been appended. */
-  pump(): void {
+  /**
+   * Reads the log past the head and fans it out; called whenever events may have been appended,
+   * with when the change behind them was announced if this process knows it.
+   */
+  pump(announcedAt?: number): void {
+    if (announcedAt !== undefined) this.waitingSince = Math.min(this.waitingSince ?? announcedAt, announcedAt);
     if (this.pumping) {
       this.pumpAgain = true;
       return;
@@ -119,6 +127,8 @@ export class StreamHub {
         if (rows.length < this.options.pageSize) break;
       }
     } while (this.pumpAgain);
+    // Whatever was announced is out by now (another notification may have sent it first).
+    this.waitingSince = undefined;
   }
 
   private broadcast(rows: StreamEventRow[]): void {
@@ -126,6 +136,10 @@ export class StreamHub {
     this.head = rows.at(-1)!.seq;
     const frames = rows.map((row) => eventFrame(row));
     const started = performance.now();
+    if (this.waitingSince !== undefined) {
+      this.options.onDelay?.((started - this.waitingSince) / 1000);
+      this.waitingSince = undefined;
+    }
     // Clients with the same filter share one encoded buffer.
     const chunks = new Map<string, Buffer | null>();
     for (const client of this.clients) {
