@@ -7,6 +7,7 @@ import pg from "pg";
 import pino from "pino";
 import { loadConfig } from "../api/config";
 import { startApiService, type ApiService } from "../api/service";
+import { streamLogQueries } from "../api/db/streamLog";
 import { openStream, until } from "./helpers/sse";
 import { startTestStack, type TestStack } from "./helpers/stack";
 
@@ -149,6 +150,48 @@ describe("stream service", () => {
       stalled.res.resume();
       await closed;
     } finally {
+      await db.end();
+    }
+  });
+
+  it("announces a history larger than one batch in order, and retracts what disappears", async () => {
+    // A views schema of its own (tables shaped like the indexer's), so the test controls every row.
+    const feed = `sync_${Math.random().toString(36).slice(2, 10)}`;
+    const db = new pg.Client(stack.databaseUrl);
+    await db.connect();
+    const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+    try {
+      await db.query(`CREATE SCHEMA ${feed}`);
+      await db.query(`CREATE TABLE ${feed}.market (LIKE "${stack.viewsSchema}".market)`);
+      await db.query(`CREATE TABLE ${feed}.trade (LIKE "${stack.viewsSchema}".trade)`);
+      await db.query(`INSERT INTO ${feed}.market SELECT * FROM "${stack.viewsSchema}".market LIMIT 1`);
+      await db.query(
+        `INSERT INTO ${feed}.trade (id, market, trader, outcome, is_buy, usdc_amount, token_amount, fee, avg_price, prices_after,
+                                    prices_after_wad, block_number, log_index, timestamp, tx_hash)
+         SELECT 'trade-' || i, m.address, '0x00000000000000000000000000000000000000aa', 0, true, 1000000 * i, 2000000 * i, 0, 0.5,
+                '{0.5,0.5}', '{500000000000000000,500000000000000000}', i, 0, 1700000000 + i, '0x' || lpad(to_hex(i), 64, '0')
+           FROM generate_series(1, 25) i, ${feed}.market m`,
+      );
+      const log = streamLogQueries(pool, feed);
+      const head = await log.head();
+      const sync = () => log.syncTrades({ reorgDepth: 64, batchSize: 10 });
+
+      expect(await sync()).toBe(25);
+      const announced = (await log.after(head, 100)).filter((row) => row.type === "trade");
+      expect(announced.map((row) => JSON.parse(row.data).id)).toEqual(Array.from({ length: 25 }, (_, i) => `trade-${i + 1}`));
+      expect(JSON.parse(announced[2]!.data)).toMatchObject({ amount: "3", tokens: "6", action: "BUY", blockNumber: 3 });
+
+      await db.query(`DELETE FROM ${feed}.trade WHERE block_number > 20`);
+      const beforeRetracts = await log.head();
+      expect(await sync()).toBe(5);
+      const retracted = (await log.after(beforeRetracts, 100)).filter((row) => row.type === "retract");
+      expect(retracted.map((row) => JSON.parse(row.data).id)).toEqual(["trade-25", "trade-24", "trade-23", "trade-22", "trade-21"]);
+      expect(await sync()).toBe(0);
+    } finally {
+      await db.query(`DROP SCHEMA IF EXISTS ${feed} CASCADE`);
+      await db.query("DELETE FROM api.stream_event WHERE feed = $1", [feed]);
+      await db.query("DELETE FROM api.stream_trade WHERE feed = $1", [feed]);
+      await pool.end();
       await db.end();
     }
   });
