@@ -11,6 +11,7 @@ import { freePort } from "../scripts/stack/ports";
 import { stopChild } from "../scripts/stack/processes";
 import { chainDriver, prng, TX_GAS } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
+import { dropSchemas } from "./database";
 import { median, peakMemoryMb, percentile, printTable } from "./stats";
 
 const TRADES = Number(process.env.BENCH_TRADES ?? 20_000);
@@ -110,12 +111,4 @@ async function measureLatency(stack: Stack, db: pg.Client, views: string, trader
     latencies.push(performance.now() - mined);
   }
   return latencies;
-}
-
-async function dropSchemas(stack: Stack, schemas: string[]) {
-  if (stack.databaseEmbedded) return;
-  const client = new pg.Client(stack.databaseUrl);
-  await client.connect();
-  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await client.end();
 }

@@ -5,7 +5,7 @@
 // connection is the API's resident memory with the clients connected, less before, over their
 // number.
 import { fork, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -13,7 +13,8 @@ import { parseUnits } from "viem";
 import { startStack, type Stack } from "../scripts/stack";
 import { chainDriver, prng, type ChainDriver } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
-import { median, percentile, printTable } from "./stats";
+import { dropSchemas } from "./database";
+import { cpuSeconds, median, percentile, printTable, residentKb } from "./stats";
 
 const CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS ?? 10_000);
 /** A first pass with this many clients shows how latency grows with their number. */
@@ -216,24 +217,6 @@ function ask<T = unknown>(worker: ChildProcess, message: object): Promise<T> {
   });
 }
 
-/** A process and its descendants (the API runs under tsx's launcher). */
-function processTree(pid: number): number[] {
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-  return [pid, ...(children ? children.split(/\s+/).flatMap((child) => processTree(Number(child))) : [])];
-}
-
-/** Resident memory of a process tree, in KB. */
-const residentKb = (pid: number) =>
-  processTree(pid).reduce((kb, each) => kb + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${each}/status`, "utf8"))?.[1] ?? 0), 0);
-
-/** CPU time (user and system) of a process tree so far, in seconds. */
-const cpuSeconds = (pid: number) =>
-  processTree(pid).reduce((seconds, each) => {
-    const fields = readFileSync(`/proc/${each}/stat`, "utf8").split(") ")[1]!.split(" ");
-    // utime and stime, fields 14 and 15 of stat, in clock ticks (100 per second on Linux)
-    return seconds + (Number(fields[11]) + Number(fields[12])) / 100;
-  }, 0);
-
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 
 /**
@@ -258,13 +241,12 @@ const delayBetween = (before: Delay, after: Delay) => {
   return `mean ${(((after.sum - before.sum) / count) * 1000).toFixed(1)} ms, ${(((after.within250ms - before.within250ms) / count) * 100).toFixed(0)}% within 250 ms`;
 };
 
-/** The benchmark's views and its stream rows, on a shared database. */
+/** The benchmark's schemas and its stream rows, on a shared database. */
 async function dropFeed(stack: Stack, views: string) {
   if (stack.databaseEmbedded) return;
+  await dropSchemas(stack, [stack.indexerSchema, views]);
   const client = new pg.Client(stack.databaseUrl);
   await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${stack.indexerSchema}" CASCADE`);
-  await client.query(`DROP SCHEMA IF EXISTS "${views}" CASCADE`);
   await client.query("DELETE FROM api.stream_event WHERE feed = $1", [views]);
   await client.query("DELETE FROM api.stream_trade WHERE feed = $1", [views]);
   await client.end();

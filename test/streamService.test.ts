@@ -8,7 +8,7 @@ import pino from "pino";
 import { loadConfig } from "../api/config";
 import { startApiService, type ApiService } from "../api/service";
 import { streamLogQueries } from "../api/db/streamLog";
-import { openStream, until } from "./helpers/sse";
+import { openStream, sleep, until } from "./helpers/sse";
 import { startTestStack, type TestStack } from "./helpers/stack";
 
 const CLIENTS = 1_000;
@@ -78,7 +78,7 @@ describe("stream service", () => {
     );
     expect(service.stream.stats.clients).toBe(count);
     // Pings go out to all of them meanwhile.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     for (const { req } of requests) req.destroy();
     await until(() => service.stream.stats.clients === 0, "every client to be released");
   };
@@ -86,7 +86,7 @@ describe("stream service", () => {
   it("returns to its baseline of handles and memory after 1,000 clients", async () => {
     // A first small wave warms up what stays: the pool's connections, compiled code, caches.
     await wave(300);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     const handlesBefore = resourceCounts();
     const heapBefore = await settledHeap();
 

@@ -1,6 +1,7 @@
 // A stream client as an application would write one: the standard EventSource (the `eventsource`
 // package), collecting every named event with its id.
 import { EventSource } from "eventsource";
+import { waitUntil } from "../../scripts/stack/processes";
 
 export type ReceivedEvent = { type: string; id: string; data: any };
 
@@ -29,12 +30,8 @@ export function openStream(url: string, options: { lastEventId?: string } = {}):
   return { source, events, of: (type) => events.filter((event) => event.type === type), close: () => source.close() };
 }
 
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Polls `condition` until it holds (the stack's waitUntil, for conditions a test checks in memory). */
+export const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) =>
+  waitUntil(what, async () => condition(), { timeoutMs });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
