@@ -83,7 +83,8 @@ export async function benchIndexer() {
     await db.end();
     await stack.stop();
     await dropSchemas(stack, schemas);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (process.env.KEEP_STACK_DATA) console.error(`indexer bench: logs kept in ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
