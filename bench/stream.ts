@@ -1,9 +1,10 @@
 // The "stream" table: 10,000 SSE clients on one API process. Latency runs from a trade row
 // becoming visible in the views (Ponder's commit notification) to a client receiving its event,
-// measured on 500 probe clients in a process of their own; the other clients count their events
-// (reading in bulk, see streamClients.ts), to check that every client gets everything. Memory per
-// connection is the API's resident memory with the clients connected, less before, over their
-// number.
+// measured on 500 probe clients in a process of their own, connected between the others so that
+// they sit all along the fan-out's order (the API writes to its clients in the order they came);
+// the other clients count their events (see streamClients.ts), to check that every client gets
+// everything. Memory per connection is the API's resident memory with the clients connected,
+// less before, over their number.
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
@@ -22,6 +23,8 @@ const FEW_CLIENTS = 1_000;
 /** Processes of counting clients, besides the one of probes. */
 const COUNTER_WORKERS = 3;
 const PROBES = 500;
+/** Probes connect in this many groups, spread evenly between the counting clients. */
+const PROBE_GROUPS = 10;
 const SLOW_TRADES = 100;
 const LOAD_RATE = 100;
 const LOAD_SECONDS = Number(process.env.BENCH_STREAM_LOAD_SECONDS ?? 10);
@@ -91,14 +94,24 @@ export async function benchStream() {
       return collect(workers, visible, SLOW_TRADES);
     };
 
+    const connectProbes = (count: number) => ask(probes, { cmd: "connect", host: api.hostname, port: Number(api.port), probes: true, count });
+    /** Adds `counters` counting clients and the probes, in groups, each group after its share of counters. */
+    const connectSpread = async (counters: number) => {
+      for (let group = 0; group < PROBE_GROUPS; group++) {
+        await connectCounters(Math.floor(((group + 1) * counters) / PROBE_GROUPS) - Math.floor((group * counters) / PROBE_GROUPS));
+        await connectProbes(PROBES / PROBE_GROUPS);
+      }
+    };
+
     console.error(`stream bench: connecting ${FEW_CLIENTS} clients...`);
-    await ask(probes, { cmd: "connect", host: api.hostname, port: Number(api.port), probes: true, count: PROBES });
-    await connectCounters(FEW_CLIENTS - PROBES);
+    await connectSpread(FEW_CLIENTS - PROBES);
     const few = await tradeOneByOne();
 
     console.error(`stream bench: connecting up to ${CLIENTS} clients...`);
+    // The probes reconnect among the new clients, to sit along the whole order again.
+    await ask(probes, { cmd: "close-probes" });
     const connectStarted = now();
-    await connectCounters(CLIENTS - FEW_CLIENTS);
+    await connectSpread(CLIENTS - FEW_CLIENTS);
     const connectSeconds = (now() - connectStarted) / 1000;
     await sleep(3_000);
     const rssConnected = residentKb(apiPid);
@@ -127,11 +140,11 @@ export async function benchStream() {
     const completeness = (run: Awaited<ReturnType<typeof collect>>, expected: number) =>
       `${run.minTrades === expected ? "all" : `${run.minTrades}-${run.maxTrades} of ${expected}`} (${run.drainSeconds.toFixed(1)} s)`;
     printTable(
-      `stream (one API process; latency on ${PROBES} probe clients, from the trade's commit notification to its event)`,
+      `stream (one API process; latency on ${PROBES} probe clients spread along the fan-out, from the trade's commit notification to its event)`,
       ["measure", "value", "target"],
       [
         [`visible -> received, ${FEW_CLIENTS} clients, one trade per block (~4/s)`, latency(few), ""],
-        [`${CLIENTS} clients connected`, `in ${connectSeconds.toFixed(1)} s (the last ${CLIENTS - FEW_CLIENTS})`, ""],
+        [`${CLIENTS} clients connected`, `in ${connectSeconds.toFixed(1)} s (the last ${CLIENTS - FEW_CLIENTS + PROBES})`, ""],
         ["memory per connection (API RSS)", `${perConnectionKb.toFixed(1)} KB (${mb(rssBefore)} -> ${mb(rssConnected)} MB; ${mb(rssLoaded)} MB after load)`, "<= 30 KB"],
         [`visible -> received, ${CLIENTS} clients, one trade per block (~4/s)`, latency(slow), "p99 <= 250 ms"],
         [`visible -> received, ${CLIENTS} clients, ${achievedRate.toFixed(0)} trades/s (${LOAD_RATE} sought)`, latency(loaded), "p99 <= 250 ms"],

@@ -1,25 +1,27 @@
 // A worker process of the stream benchmark: holds many SSE connections to one API, of one of two
 // kinds. Probes parse their events as they come and record when each trade arrived, for the
-// latency table. Counters only count their trade events, reading in bulk once a second (their
-// kernel buffers hold what arrives meanwhile): the server's work per client is the same, and the
-// load generator leaves the two cores to the server. Driven by IPC messages from bench/stream.ts.
+// latency table. Counters read as their data comes, like any client, but only count their trade
+// events. Driven by IPC messages from bench/stream.ts.
+//
+// Counters once read in bulk, each socket once a second, to spare the cores: at 100 trades/s
+// that left hundreds of megabytes in the kernel's socket buffers, under which the API's writes
+// stalled for seconds (TCP memory pressure), a state no reading client puts a server in.
 import { connect, type Socket } from "node:net";
 
 type Command =
   | { cmd: "connect"; host: string; port: number; count: number; probes: boolean }
   | { cmd: "report" }
   | { cmd: "reset" }
+  | { cmd: "close-probes" }
   | { cmd: "close" };
 
 const TRADE_MARKER = Buffer.from("event: trade\n");
-const BULK_READ_EVERY_MS = 1_000;
-/** Counters read in turns, one slice of them per tick, so that their reads never come as one burst. */
-const BULK_READ_SLICES = 20;
 const now = () => performance.timeOrigin + performance.now();
 
-const counters: { trades: number; tail: Buffer }[] = [];
+let counters: { trades: number; tail: Buffer }[] = [];
 const sockets: Socket[] = [];
-const closers: (() => void)[] = [];
+/** The probes' counters and sockets, which can be closed apart from the others. */
+let probes: { counter: { trades: number; tail: Buffer }; socket: Socket }[] = [];
 let samples: [string, number][] = [];
 
 const request = (host: string, port: number) =>
@@ -85,18 +87,9 @@ function openSampling(host: string, port: number): Promise<void> {
     });
     socket.on("error", reject);
     counters.push(counter);
-    closers.push(() => socket.destroy());
+    probes.push({ counter, socket });
   });
 }
-
-let slice = 0;
-setInterval(() => {
-  for (let i = 0; i < sockets.length; i++) {
-    if (i % BULK_READ_SLICES === slice) sockets[i]!.resume();
-    else sockets[i]!.pause();
-  }
-  slice = (slice + 1) % BULK_READ_SLICES;
-}, BULK_READ_EVERY_MS / BULK_READ_SLICES);
 
 process.on("message", async (message: Command) => {
   if (message.cmd === "connect") {
@@ -118,9 +111,15 @@ process.on("message", async (message: Command) => {
     samples = [];
     for (const counter of counters) counter.trades = 0;
     process.send!({ reset: true });
+  } else if (message.cmd === "close-probes") {
+    const closed = new Set(probes.map((probe) => probe.counter));
+    for (const probe of probes) probe.socket.destroy();
+    probes = [];
+    counters = counters.filter((counter) => !closed.has(counter));
+    process.send!({ closed: closed.size });
   } else if (message.cmd === "close") {
     for (const socket of sockets) socket.destroy();
-    for (const close of closers) close();
+    for (const probe of probes) probe.socket.destroy();
     process.exit(0);
   }
 });
