@@ -12,7 +12,7 @@ import { stopChild } from "../scripts/stack/processes";
 import { chainDriver, prng, TX_GAS } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
 import { dropSchemas } from "./database";
-import { median, peakMemoryMb, percentile, printTable } from "./stats";
+import { cpuSeconds, median, peakMemoryMb, percentile, printTable } from "./stats";
 
 const TRADES = Number(process.env.BENCH_TRADES ?? 20_000);
 const PER_BLOCK = 200;
@@ -41,6 +41,7 @@ export async function benchIndexer() {
       if (results.some((r) => !r.ok)) throw new Error("a benchmark trade reverted");
     }
     await driver.rpc("anvil_mine", ["0x28"]);
+    const node = await nodeServingTime(driver.rpc, [stack.deployment.contracts.marketFactory, ...markets, stack.deployment.contracts.entryPoint, stack.deployment.contracts.usdc]);
 
     const run = async (name: string, root?: string) => {
       const schema = `bench_${name}_${Date.now().toString(36)}`;
@@ -57,8 +58,9 @@ export async function benchIndexer() {
       const backfillMs = backfillDuration(logFile);
       const rows = Number((await db.query(`SELECT count(*) FROM "${schema}".trade`)).rows[0].count);
       if (rows !== TRADES) throw new Error(`${name} indexed ${rows} trades, expected ${TRADES}`);
+      const cpu = cpuSeconds(child.process.pid!);
       const memory = await peakMemoryMb(child.process.pid!);
-      return { child, port, schema, views: `${schema}_views`, backfillMs, wallSeconds, memory, rate: TRADES / (backfillMs / 1000) };
+      return { child, port, schema, views: `${schema}_views`, backfillMs, wallSeconds, cpu, memory, rate: TRADES / (backfillMs / 1000) };
     };
 
     const bare = await run("bare", join(import.meta.dirname, "bare-indexer"));
@@ -75,6 +77,8 @@ export async function benchIndexer() {
         ["backfill, this indexer", `${Math.round(ours.rate)} trades/s (${(ours.backfillMs / 1000).toFixed(1)} s; ${ours.wallSeconds.toFixed(1)} s from spawn to ready)`, ">= 5,000 trades/s"],
         ["backfill, bare Ponder (same events, 1 row each)", `${Math.round(bare.rate)} trades/s (${(bare.backfillMs / 1000).toFixed(1)} s)`, "the framework's limit"],
         ["this / bare", ratio.toFixed(2), ">= 0.7"],
+        ["indexer CPU from spawn to ready, this / bare", `${ours.cpu.toFixed(1)} s in ${ours.wallSeconds.toFixed(1)} s / ${bare.cpu.toFixed(1)} s in ${bare.wallSeconds.toFixed(1)} s`, ""],
+        ["anvil alone serving the same logs and blocks", `${node.seconds.toFixed(1)} s for ${node.megabytes} MB (${Math.round(TRADES / node.seconds)} trades/s)`, ""],
         ["peak memory (RSS), this indexer / bare", `${ours.memory} MB / ${bare.memory} MB`, ""],
         [`mined -> visible in views.trade (${latencies.length} trades)`, `p50 ${median(latencies).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`, "p50 <= 50 ms"],
       ],
@@ -86,6 +90,24 @@ export async function benchIndexer() {
     if (process.env.KEEP_STACK_DATA) console.error(`indexer bench: logs kept in ${dataDir}`);
     else rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What the backfill asks of the chain node, without Ponder: every log of the indexed contracts in
+ * one request, then every block holding one, with its transactions, eight at a time (as Ponder's
+ * eight loopback URLs allow). Tells whether the node or the indexer sets the backfill's pace.
+ */
+async function nodeServingTime(rpc: <T>(method: string, params?: unknown[]) => Promise<T>, addresses: Address[]) {
+  const started = performance.now();
+  const logs = await rpc<{ blockNumber: string }[]>("eth_getLogs", [{ address: addresses, fromBlock: "0x0", toBlock: "latest" }]);
+  const numbers = [...new Set(logs.map((log) => log.blockNumber))];
+  const blocks: unknown[] = [];
+  for (let i = 0; i < numbers.length; i += 8) {
+    blocks.push(...(await Promise.all(numbers.slice(i, i + 8).map((number) => rpc("eth_getBlockByNumber", [number, true])))));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const bytes = JSON.stringify(logs).length + JSON.stringify(blocks).length;
+  return { seconds, megabytes: Math.round(bytes / 1e6) };
 }
 
 /** Milliseconds Ponder reports for the whole backfill ("Completed backfill indexing"). */
