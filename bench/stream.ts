@@ -15,6 +15,7 @@ import { startStack, type Stack } from "../scripts/stack";
 import { chainDriver, prng, type ChainDriver } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
 import { dropSchemas } from "./database";
+import { socketFanoutFloor } from "./socketFloor";
 import { cpuSeconds, median, percentile, printTable, residentKb } from "./stats";
 
 const CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS ?? 10_000);
@@ -29,6 +30,8 @@ const SLOW_TRADES = 100;
 const LOAD_RATE = 100;
 const LOAD_SECONDS = Number(process.env.BENCH_STREAM_LOAD_SECONDS ?? 10);
 const LOAD_BLOCKS_PER_SECOND = 4;
+/** About the size of one trade event's frame, for the socket floor. */
+const EVENT_BYTES = 650;
 
 type Report = { samples: [string, number][]; minTrades: number; maxTrades: number };
 
@@ -36,6 +39,9 @@ const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function benchStream() {
+  console.error(`stream bench: the socket floor, ${CLIENTS} plain sockets...`);
+  const floorEvents = [1, LOAD_RATE / LOAD_BLOCKS_PER_SECOND, LOAD_RATE];
+  const floor = await socketFanoutFloor(CLIENTS, floorEvents.map((events) => events * EVENT_BYTES));
   const dataDir = mkdtempSync(join(tmpdir(), "pm-bench-"));
   const viewsSchema = `bench_stream_${Date.now().toString(36)}`;
   const stack = await startStack({
@@ -150,6 +156,11 @@ export async function benchStream() {
         [`visible -> received, ${CLIENTS} clients, ${achievedRate.toFixed(0)} trades/s (${LOAD_RATE} sought)`, latency(loaded), "p99 <= 250 ms"],
         ["every client got every trade (time after the last)", `${completeness(slow, SLOW_TRADES)}; under load ${completeness(loaded, blocks * perBlock)}`, "all"],
         [`API: one fan-out to every client, ${CLIENTS} clients (slow / load)`, `${fanoutBetween(beforeSlow, beforeLoad)} / ${fanoutBetween(beforeLoad, server)}`, ""],
+        [
+          `floor: one write to each of ${CLIENTS} plain sockets, nothing else running (${floorEvents.join(" / ")} events of ${EVENT_BYTES} B)`,
+          `${[...floor.values()].map((ms) => ms.toFixed(1)).join(" / ")} ms`,
+          "",
+        ],
         ["API: CPU during the load", `${(apiCpuShare * 100).toFixed(0)}% of one core`, ""],
         [`API: notification -> fan-out starts, ${CLIENTS} clients (slow / load)`, `${delayBetween(beforeSlow, beforeLoad)} / ${delayBetween(beforeLoad, server)}`, ""],
         ["slow clients dropped", String(server.dropped), "0"],
