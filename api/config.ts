@@ -49,6 +49,7 @@ const Config = z.object({
   STREAM_RETENTION_HOURS: z.coerce.number().positive().default(24),
   STREAM_MAX_CLIENTS: z.coerce.number().int().min(1).default(20_000),
   STREAM_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  STREAM_FANOUT_SLICE_MS: z.coerce.number().min(0).default(10),
   /**
    * Blocks of the trade table compared with what the stream announced: deeper than any reorg the
    * indexer follows (Ponder treats blocks older than 30 as final on this chain; 65 on mainnet).

@@ -35,6 +35,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     pingMs: config.STREAM_PING_MS,
     maxBufferedBytes: config.STREAM_MAX_BUFFER_BYTES,
     pageSize: 1_000,
+    fanoutSliceMs: config.STREAM_FANOUT_SLICE_MS,
     onFanout: observeFanout,
     onDelay: observeStreamDelay,
   });

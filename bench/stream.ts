@@ -130,6 +130,7 @@ export async function benchStream() {
     const perBlock = LOAD_RATE / LOAD_BLOCKS_PER_SECOND;
     const loadStarted = now();
     const cpuBefore = cpuSeconds(apiPid);
+    const reads = pollReads(`${stack.apiUrl}/api/markets`);
     for (let block = 0; block < blocks; block++) {
       await sleep(loadStarted + (block * 1000) / LOAD_BLOCKS_PER_SECOND - now());
       await mine(driver, Array.from({ length: perBlock }, trade));
@@ -138,6 +139,7 @@ export async function benchStream() {
     const apiCpuShare = (cpuSeconds(apiPid) - cpuBefore) / ((now() - loadStarted) / 1000);
     const rssLoaded = residentKb(apiPid);
     const loaded = await collect(workers, visible, blocks * perBlock);
+    const readLatencies = await reads.stop();
     const server = await streamMetrics(stack);
 
     const perConnectionKb = (rssConnected - rssBefore) / CLIENTS;
@@ -159,6 +161,11 @@ export async function benchStream() {
         [
           `floor: one write to each of ${CLIENTS} plain sockets, nothing else running (${floorEvents.join(" / ")} events of ${EVENT_BYTES} B)`,
           `${[...floor.values()].map((ms) => ms.toFixed(1)).join(" / ")} ms`,
+          "",
+        ],
+        [
+          "API: GET /api/markets meanwhile, one at a time (load and drain)",
+          `p50 ${median(readLatencies).toFixed(1)} ms, p99 ${percentile(readLatencies, 99).toFixed(1)} ms, max ${Math.max(...readLatencies).toFixed(0)} ms (${readLatencies.length})`,
           "",
         ],
         ["API: CPU during the load", `${(apiCpuShare * 100).toFixed(0)}% of one core`, ""],
@@ -226,6 +233,27 @@ async function collect(workers: ChildProcess[], visible: Map<string, number>, ex
     drainSeconds,
     minTrades: Math.min(...reports.map((r) => r.minTrades)),
     maxTrades: Math.max(...reports.map((r) => r.maxTrades)),
+  };
+}
+
+/** Reads `url` one request at a time, 20 ms apart, until stopped; resolves to each one's latency. */
+function pollReads(url: string) {
+  const latencies: number[] = [];
+  let running = true;
+  const polling = (async () => {
+    while (running) {
+      const started = now();
+      await (await fetch(url)).arrayBuffer();
+      latencies.push(now() - started);
+      await sleep(20);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await polling;
+      return latencies;
+    },
   };
 }
 

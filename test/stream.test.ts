@@ -69,7 +69,9 @@ describe("live stream", () => {
   const afterConnected = (client: StreamClient) => client.events.filter((event) => event.type !== "connected");
 
   beforeAll(async () => {
-    stack = await startTestStack({ apiEnv: { STREAM_PING_MS: String(PING_MS) } });
+    // Slices of 0 ms: every fan-out pauses after each client, so clients attach, resume and leave
+    // in the middle of fan-outs.
+    stack = await startTestStack({ apiEnv: { STREAM_PING_MS: String(PING_MS), STREAM_FANOUT_SLICE_MS: "0" } });
     chain = publicClientFor(stack.rpcUrl);
     driver = chainDriver(stack.rpcUrl, stack.deployment);
     await driver.fundTraders(traders, 100_000_000_000n, markets().map((m) => m.address));

@@ -34,6 +34,8 @@ export type StreamHubOptions = {
   maxBufferedBytes: number;
   /** Events read from the log per query. */
   pageSize: number;
+  /** Longest stretch of a fan-out before it pauses for the event loop to serve other work, in ms. */
+  fanoutSliceMs: number;
   /** Told how long each fan-out of a batch to every client took, in seconds. */
   onFanout?: (seconds: number) => void;
   /** Told how long events waited, from the indexer's announcement to the start of their fan-out, in seconds. */
@@ -130,7 +132,7 @@ export class StreamHub {
       this.pumpAgain = false;
       for (;;) {
         const rows = await this.options.log.after(this.head, this.options.pageSize);
-        if (rows.length > 0) this.broadcast(rows);
+        if (rows.length > 0) await this.broadcast(rows);
         if (rows.length < this.options.pageSize) break;
       }
     } while (this.pumpAgain);
@@ -138,7 +140,7 @@ export class StreamHub {
     this.waitingSince = undefined;
   }
 
-  private broadcast(rows: StreamEventRow[]): void {
+  private async broadcast(rows: StreamEventRow[]): Promise<void> {
     const from = this.head;
     this.head = rows.at(-1)!.seq;
     const frames = rows.map((row) => eventFrame(row));
@@ -149,6 +151,7 @@ export class StreamHub {
     }
     // Clients with the same filter share one encoded buffer.
     const chunks = new Map<string, Buffer | null>();
+    let sliceStarted = started;
     for (const client of this.clients) {
       if (!client.live) continue;
       let chunk: Buffer | null;
@@ -163,6 +166,13 @@ export class StreamHub {
       }
       client.cursor = Math.max(client.cursor, this.head);
       if (chunk) this.send(client, chunk);
+      // A fan-out to thousands of clients takes a write system call each; pausing between slices
+      // lets the rest of the API answer meanwhile. Clients attaching or catching up in a pause are
+      // safe: their cursors already cover this batch, or only what they lack is sent (above).
+      if (performance.now() - sliceStarted >= this.options.fanoutSliceMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
     }
     this.options.onFanout?.((performance.now() - started) / 1000);
   }
