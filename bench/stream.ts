@@ -4,7 +4,8 @@
 // they sit all along the fan-out's order (the API writes to its clients in the order they came);
 // the other clients count their events (see streamClients.ts), to check that every client gets
 // everything. Memory per connection is the API's resident memory with the clients connected,
-// less before, over their number.
+// less before, over their number. First, before the stack starts, the socket floor (socketFloor.ts)
+// gives the fastest any fan-out to as many clients can be on this machine.
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
