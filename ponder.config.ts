@@ -3,9 +3,10 @@
 import { createConfig, factory } from "ponder";
 import { getAbiItem } from "viem";
 import { EntryPointAbi, MarketAbi, MarketFactoryAbi, TestUSDCAbi } from "./abis";
+import { TEST_NETWORK_CHAIN_ID } from "./constants";
 import { readDeployment } from "./deployments/schema";
 
-const chainId = Number(process.env.CHAIN_ID ?? 2010111);
+const chainId = Number(process.env.CHAIN_ID ?? TEST_NETWORK_CHAIN_ID);
 const deployment = readDeployment(chainId, process.env.DEPLOYMENTS_DIR);
 const startBlock = deployment.startBlock;
 
@@ -16,7 +17,7 @@ const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.t
 const configuredUrls = (process.env.RPC_URL ?? "http://127.0.0.1:8545").split(",");
 const rpcUrls = configuredUrls.flatMap((url) => (isLoopback(url) ? Array(LOOPBACK_RPC_COPIES).fill(url) : [url]));
 // Ponder caches RPC data per chain id in the database. Every fresh local chain reuses chain id
-// 2010111 with different blocks, so a cache from an earlier chain would be served as this one's.
+// TEST_NETWORK_CHAIN_ID with different blocks, so a cache from an earlier chain would be served as this one's.
 const localChain = configuredUrls.every(isLoopback);
 
 export default createConfig({

@@ -133,6 +133,28 @@ export const usdcBalance = onchainTable("usdc_balance", (t) => ({
   updatedAt: t.bigint().notNull(),
 }));
 
+/** Every USDC transfer; tips are matched to these by their user operation (api/db/tips.ts). */
+export const usdcTransfer = onchainTable(
+  "usdc_transfer",
+  (t) => ({
+    /** `${txHash}-${logIndex}` */
+    id: t.text().primaryKey(),
+    from: t.hex().notNull(),
+    to: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+    logIndex: t.integer().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    /** Set when the transfer came in through the EntryPoint, from the sender's user operation. */
+    userOpHash: t.hex(),
+  }),
+  (table) => ({
+    userOpIdx: index().on(table.userOpHash),
+    toIdx: index().on(table.to, table.blockNumber),
+  }),
+);
+
 /** Price history per market and bucket; intervals are "1h", "4h", "1d". */
 export const priceCandle = onchainTable(
   "price_candle",

@@ -1,15 +1,31 @@
 // The API's settings, from the environment, checked once at start.
 import { z } from "zod";
+import { TEST_NETWORK_CHAIN_ID } from "../constants";
+
+/** At most `max` writes per `windowSeconds`. */
+export type WriteLimit = { max: number; windowSeconds: number };
+
+const WRITE_LIMIT = /^([1-9]\d{0,5})\/([1-9]\d{0,5})([smh])$/;
+const WriteLimitSetting = z.string().regex(WRITE_LIMIT, 'like "5/1h" (at most 5 per hour; the window in s, m or h)');
+
+/** "5/1h" → 5 per 3,600 s. */
+export function parseWriteLimit(setting: string): WriteLimit {
+  const [, max, length, unit] = WRITE_LIMIT.exec(setting)!;
+  return { max: Number(max), windowSeconds: Number(length) * { s: 1, m: 60, h: 3600 }[unit as "s" | "m" | "h"] };
+}
 
 const Config = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("127.0.0.1"),
   DATABASE_URL: z.string().min(1, "DATABASE_URL is required"),
   /** Schema of Ponder's stable views. */
-  VIEWS_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("app"),
+  VIEWS_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default("app"),
   /** Ponder's operator endpoints, for /ready; optional. */
   INDEXER_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
-  CHAIN_ID: z.coerce.number().int().default(2010111),
+  CHAIN_ID: z.coerce.number().int().default(TEST_NETWORK_CHAIN_ID),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(20),
   /** The chain, for wallets and writes; without it the API serves reads only. */
@@ -18,43 +34,96 @@ const Config = z.object({
   DEPLOYMENTS_DIR: z.preprocess((value) => value || undefined, z.string().optional()),
   /** Authentication: a JWKS (RS256/ES256) or, locally, a shared HS256 secret. */
   JWKS_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
-  JWT_SECRET: z.preprocess((value) => value || undefined, z.string().min(32, "must be at least 32 characters").optional()),
+  JWT_SECRET: z.preprocess(
+    (value) => value || undefined,
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
   JWT_ISSUER: z.preprocess((value) => value || undefined, z.string().optional()),
   JWT_AUDIENCE: z.preprocess((value) => value || undefined, z.string().optional()),
   /** 32 bytes as 0x-hex; every user's wallet owner key is derived from it. Keep it secret and stable. */
   WALLET_MASTER_KEY: z.preprocess(
     (value) => value || undefined,
-    z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes as 0x-hex").optional(),
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes as 0x-hex")
+      .optional(),
   ) as z.ZodType<`0x${string}` | undefined>,
   /** The operator: mints faucet USDC and operates markets. */
   OPERATOR_PRIVATE_KEY: z.preprocess(
     (value) => value || undefined,
-    z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key").optional(),
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key")
+      .optional(),
   ) as z.ZodType<`0x${string}` | undefined>,
   /** ERC-4337 bundler and the VerifyingPaymaster's signer, for trades. */
   BUNDLER_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
   PAYMASTER_SIGNER_KEY: z.preprocess(
     (value) => value || undefined,
-    z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key").optional(),
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key")
+      .optional(),
   ) as z.ZodType<`0x${string}` | undefined>,
   /** An ERC-7677 paymaster service; when set it sponsors instead of the local signer. */
   PAYMASTER_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
   FAUCET_ENABLED: z.preprocess((value) => value !== "false", z.boolean()),
   FAUCET_AMOUNT_USDC: z.coerce.number().positive().default(1000),
   FAUCET_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** Largest request body accepted; a larger one is a 413. A market draft at its limits fits well within 64 KiB. */
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024),
   /** Longest a cached public read may live; changes clear it sooner. 0 turns the cache off. */
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
   /** The live stream: interval of `: ping` lines, how long events stay resumable, limits per process. */
   STREAM_PING_MS: z.coerce.number().int().min(10).default(15_000),
   STREAM_RETENTION_HOURS: z.coerce.number().positive().default(24),
   STREAM_MAX_CLIENTS: z.coerce.number().int().min(1).default(20_000),
-  STREAM_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  STREAM_MAX_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   STREAM_FANOUT_SLICE_MS: z.coerce.number().min(0).default(10),
   /**
    * Blocks of the trade table compared with what the stream announced: deeper than any reorg the
    * indexer follows (Ponder treats blocks older than 30 as final on this chain; 65 on mainnet).
    */
   STREAM_REORG_DEPTH: z.coerce.number().int().min(1).default(64),
+  /** The journal: `false` switches posting off (reading stays); the longest post body in characters. */
+  JOURNAL_LIVE: z.preprocess((value) => value !== "false", z.boolean()),
+  JOURNAL_MAX_LEN: z.coerce.number().int().min(1).default(20_000),
+  /** How often each API process writes the post views it counted (views elsewhere lag by this much). */
+  JOURNAL_VIEW_FLUSH_MS: z.coerce.number().int().min(10).default(1_000),
+  /** Writes per user across all API processes, as `<max>/<window>` with the window in s, m or h. */
+  WRITE_LIMIT_POSTS: WriteLimitSetting.default("5/1h").transform(parseWriteLimit),
+  WRITE_LIMIT_COMMENTS: WriteLimitSetting.default("30/10m").transform(parseWriteLimit),
+  /** Paid research: the payment network's JSON-RPC (eip155:5042002); without it the route answers 503. */
+  PAYMENT_RPC_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
+  /** Who receives research payments: the treasury's address on the payment network. */
+  PAYMENT_PAY_TO: z.preprocess(
+    (value) => value || undefined,
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address")
+      .optional(),
+  ) as z.ZodType<`0x${string}` | undefined>,
+  /** An external x402 facilitator; unset, the API verifies and settles itself with FACILITATOR_PRIVATE_KEY. */
+  FACILITATOR_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
+  FACILITATOR_PRIVATE_KEY: z.preprocess(
+    (value) => value || undefined,
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-hex private key")
+      .optional(),
+  ) as z.ZodType<`0x${string}` | undefined>,
+  /** A research answers by then with what it has (`partial: true`), well before the payment expires. */
+  RESEARCH_DEADLINE_MS: z.coerce.number().int().min(100).max(100_000).default(55_000),
+  /** A SearxNG instance to search the web with; none by default, so nothing leaves the machine. */
+  SEARXNG_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
 });
 
 export type Config = z.infer<typeof Config>;

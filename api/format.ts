@@ -1,8 +1,5 @@
-// How chain values appear in JSON: USDC as decimal numbers, addresses abbreviated, ISO times.
-const USDC_UNIT = 1_000_000;
-
-/** 6-decimal units (bigint or numeric string) to a decimal USDC number. */
-export const usdc = (units: bigint | string | number) => Number(units) / USDC_UNIT;
+// How chain values appear in JSON: addresses abbreviated, ISO times, values keyed by outcome.
+// (USDC amounts: usdcNumber and usdcString in constants.ts.)
 
 /** `0x1234…abcd`, as the specification's "abbreviated form". */
 export const abbreviate = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;

@@ -7,7 +7,7 @@ const config = loadConfig();
 // Buffered writes: a log line per request must not cost a system call per request.
 const logger = pino({ level: config.LOG_LEVEL }, pino.destination({ dest: 1, sync: false }));
 const service = await startApiService(config, logger);
-logger.info({ url: service.url, docs: `${service.url}/docs` }, "API listening");
+logger.info({ url: service.url, docs: `${service.url}/docs`, node: process.version }, "API listening");
 
 const shutdown = () => {
   logger.info("shutting down");

@@ -11,13 +11,15 @@ import type { Config } from "./config";
 import { API_CHANNEL, indexerChannel, listenForChanges } from "./db/changes";
 import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
+import { postQueries } from "./db/posts";
 import { STREAM_CHANNEL, streamLogQueries } from "./db/streamLog";
 import { submissionQueries } from "./db/submissions";
 import { observeFanout, observeStream, observeStreamDelay } from "./http/metrics";
 import { ReadCache } from "./http/readCache";
-import { reconcileSubmissions } from "./reconcile";
+import { ViewCounter } from "./journal/viewCounter";
 import { startStreamFeed } from "./stream/feed";
 import { StreamHub } from "./stream/hub";
+import { reconcileSubmissions } from "./writes/reconcile";
 
 export type ApiService = {
   url: string;
@@ -27,7 +29,7 @@ export type ApiService = {
 
 export async function startApiService(config: Config, logger: Logger): Promise<ApiService> {
   await migrate(config.DATABASE_URL, logger);
-  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const pool = createPool({ databaseUrl: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, logger });
   const streamLog = streamLogQueries(pool, config.VIEWS_SCHEMA);
   const stream = new StreamHub({
     log: streamLog,
@@ -77,8 +79,20 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
         operatorKey: config.OPERATOR_PRIVATE_KEY,
       })
     : undefined;
-  const app = createApp({ config, pool, logger, cache, chain, stream });
-  await reconcileSubmissions({ submissions: submissionQueries(pool, config.VIEWS_SCHEMA), bundlerUrl: config.BUNDLER_URL, logger });
+  const postViews = new ViewCounter({
+    flushMs: config.JOURNAL_VIEW_FLUSH_MS,
+    write: (counts) => postQueries(pool, config.VIEWS_SCHEMA).addViews(counts),
+    // A cached post carries the stored count; with this process's views now in it, that is stale.
+    onWritten: () => cache?.clear(),
+    onError: (error) => logger.warn({ err: error }, "post views not written; kept for the next flush"),
+  });
+  postViews.start();
+  const app = createApp({ config, pool, logger, cache, chain, stream, postViews });
+  await reconcileSubmissions({
+    submissions: submissionQueries(pool, config.VIEWS_SCHEMA),
+    bundlerUrl: config.BUNDLER_URL,
+    logger,
+  });
 
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
   await new Promise<void>((resolve, reject) => {
@@ -95,6 +109,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
       stream.close();
       streamFeed.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await postViews.stop();
       await Promise.all([pool.end(), changes.close()]);
     },
   };

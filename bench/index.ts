@@ -1,10 +1,19 @@
-// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api, writes, stream.
+// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api, journal, writes, stream, research.
 import { benchApi } from "./api";
 import { benchIndexer } from "./indexer";
+import { benchJournal } from "./journal";
+import { benchResearch } from "./research";
 import { benchStream } from "./stream";
 import { benchWrites } from "./writes";
 
-const PARTS: Record<string, () => Promise<void>> = { indexer: benchIndexer, api: benchApi, writes: benchWrites, stream: benchStream };
+const PARTS: Record<string, () => Promise<void>> = {
+  indexer: benchIndexer,
+  api: benchApi,
+  journal: benchJournal,
+  writes: benchWrites,
+  stream: benchStream,
+  research: benchResearch,
+};
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 for (const name of wanted.length > 0 ? wanted : Object.keys(PARTS)) {

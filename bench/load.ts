@@ -18,12 +18,15 @@ const hasWrk = (() => {
 export async function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
   if (hasWrk) return loadWithWrk(url, connections, seconds);
   const result = await autocannon({ url, connections, duration: seconds });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, tool: "autocannon" };
 }
 
 function loadWithWrk(url: string, connections: number, seconds: number): LoadResult {
-  const run = spawnSync("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, "--timeout", "30s", "--latency", url], { encoding: "utf8" });
+  const run = spawnSync("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, "--timeout", "30s", "--latency", url], {
+    encoding: "utf8",
+  });
   const out = run.stdout;
   if (/Non-2xx or 3xx responses|Socket errors/.test(out)) throw new Error(`${url}: errors under load\n${out}`);
   const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);

@@ -17,7 +17,10 @@ export async function socketFanoutFloor(clients: number, sizes: number[]): Promi
     sockets.push(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const reader = fork(join(import.meta.dirname, "socketFloorReader.ts"), { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  const reader = fork(join(import.meta.dirname, "socketFloorReader.ts"), {
+    execArgv: ["--import", "tsx"],
+    stdio: "inherit",
+  });
   const ask = <T>(message: object) =>
     new Promise<T>((resolve) => {
       reader.once("message", (reply) => resolve(reply as T));
@@ -38,7 +41,8 @@ export async function socketFanoutFloor(clients: number, sizes: number[]): Promi
         times.push(performance.now() - started);
         sent += size * sockets.length;
         // The next round starts once the reader has everything, as a client keeping up would.
-        while ((await ask<{ received: number }>({ cmd: "received" })).received < sent) await new Promise((resolve) => setTimeout(resolve, 20));
+        while ((await ask<{ received: number }>({ cmd: "received" })).received < sent)
+          await new Promise((resolve) => setTimeout(resolve, 20));
       }
       floor.set(size, median(times));
     }

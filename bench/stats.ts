@@ -26,7 +26,10 @@ function processTree(pid: number): number[] {
 
 /** Resident memory of a process tree, in KB. */
 export const residentKb = (pid: number) =>
-  processTree(pid).reduce((kb, each) => kb + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${each}/status`, "utf8"))?.[1] ?? 0), 0);
+  processTree(pid).reduce(
+    (kb, each) => kb + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${each}/status`, "utf8"))?.[1] ?? 0),
+    0,
+  );
 
 /** CPU time (user and system) of a process tree so far, in seconds. */
 export const cpuSeconds = (pid: number) =>

@@ -6,14 +6,15 @@
 // everything. Memory per connection is the API's resident memory with the clients connected,
 // less before, over their number. First, before the stack starts, the socket floor (socketFloor.ts)
 // gives the fastest any fan-out to as many clients can be on this machine.
-import { fork, type ChildProcess } from "node:child_process";
+
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { parseUnits } from "viem";
-import { startStack, type Stack } from "../scripts/stack";
-import { chainDriver, prng, type ChainDriver } from "../test/helpers/chain";
+import { toUsdcUnits } from "../constants";
+import { type Stack, startStack } from "../scripts/stack";
+import { type ChainDriver, chainDriver, prng } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
 import { dropSchemas } from "./database";
 import { socketFanoutFloor } from "./socketFloor";
@@ -42,7 +43,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function benchStream() {
   console.error(`stream bench: the socket floor, ${CLIENTS} plain sockets...`);
   const floorEvents = [1, LOAD_RATE / LOAD_BLOCKS_PER_SECOND, LOAD_RATE];
-  const floor = await socketFanoutFloor(CLIENTS, floorEvents.map((events) => events * EVENT_BYTES));
+  const floor = await socketFanoutFloor(
+    CLIENTS,
+    floorEvents.map((events) => events * EVENT_BYTES),
+  );
   const dataDir = mkdtempSync(join(tmpdir(), "pm-bench-"));
   const viewsSchema = `bench_stream_${Date.now().toString(36)}`;
   const stack = await startStack({
@@ -60,7 +64,7 @@ export async function benchStream() {
     const driver = chainDriver(stack.rpcUrl, stack.deployment);
     const traders = traderAddresses(50, 0x500);
     const markets = stack.deployment.markets.map((m) => m.address);
-    await driver.fundTraders(traders, parseUnits("10000000", 6), markets);
+    await driver.fundTraders(traders, toUsdcUnits(10_000_000), markets);
     const visible = await trackVisibility(db, viewsSchema);
     const apiPid = stack.children.find((child) => child.name === "api")!.process.pid!;
     const api = new URL(stack.apiUrl!);
@@ -68,7 +72,9 @@ export async function benchStream() {
     await sleep(2_000);
     const rssBefore = residentKb(apiPid);
     for (let i = 0; i <= COUNTER_WORKERS; i++) {
-      workers.push(fork(join(import.meta.dirname, "streamClients.ts"), { execArgv: ["--import", "tsx"], stdio: "inherit" }));
+      workers.push(
+        fork(join(import.meta.dirname, "streamClients.ts"), { execArgv: ["--import", "tsx"], stdio: "inherit" }),
+      );
     }
     const probes = workers[COUNTER_WORKERS]!;
     // Counters care about no deadline: they yield the cores to the service and the probes.
@@ -90,7 +96,7 @@ export async function benchStream() {
     // Sent at once, so one sender per trade in a block (anvil would give two the same nonce).
     const trade = (_: unknown, i: number) => {
       const market = random.int(2);
-      return driver.buy(traders[i]!, markets[market]!, random.int(2), parseUnits(String(1 + random.int(20)), 6));
+      return driver.buy(traders[i]!, markets[market]!, random.int(2), toUsdcUnits(1 + random.int(20)));
     };
     const tradeOneByOne = async () => {
       console.error(`stream bench: ${SLOW_TRADES} trades one at a time...`);
@@ -101,11 +107,14 @@ export async function benchStream() {
       return collect(workers, visible, SLOW_TRADES);
     };
 
-    const connectProbes = (count: number) => ask(probes, { cmd: "connect", host: api.hostname, port: Number(api.port), probes: true, count });
+    const connectProbes = (count: number) =>
+      ask(probes, { cmd: "connect", host: api.hostname, port: Number(api.port), probes: true, count });
     /** Adds `counters` counting clients and the probes, in groups, each group after its share of counters. */
     const connectSpread = async (counters: number) => {
       for (let group = 0; group < PROBE_GROUPS; group++) {
-        await connectCounters(Math.floor(((group + 1) * counters) / PROBE_GROUPS) - Math.floor((group * counters) / PROBE_GROUPS));
+        await connectCounters(
+          Math.floor(((group + 1) * counters) / PROBE_GROUPS) - Math.floor((group * counters) / PROBE_GROUPS),
+        );
         await connectProbes(PROBES / PROBE_GROUPS);
       }
     };
@@ -153,12 +162,32 @@ export async function benchStream() {
       ["measure", "value", "target"],
       [
         [`visible -> received, ${FEW_CLIENTS} clients, one trade per block (~4/s)`, latency(few), ""],
-        [`${CLIENTS} clients connected`, `in ${connectSeconds.toFixed(1)} s (the last ${CLIENTS - FEW_CLIENTS + PROBES})`, ""],
-        ["memory per connection (API RSS)", `${perConnectionKb.toFixed(1)} KB (${mb(rssBefore)} -> ${mb(rssConnected)} MB; ${mb(rssLoaded)} MB after load)`, "<= 30 KB"],
+        [
+          `${CLIENTS} clients connected`,
+          `in ${connectSeconds.toFixed(1)} s (the last ${CLIENTS - FEW_CLIENTS + PROBES})`,
+          "",
+        ],
+        [
+          "memory per connection (API RSS)",
+          `${perConnectionKb.toFixed(1)} KB (${mb(rssBefore)} -> ${mb(rssConnected)} MB; ${mb(rssLoaded)} MB after load)`,
+          "<= 30 KB",
+        ],
         [`visible -> received, ${CLIENTS} clients, one trade per block (~4/s)`, latency(slow), "p99 <= 250 ms"],
-        [`visible -> received, ${CLIENTS} clients, ${achievedRate.toFixed(0)} trades/s (${LOAD_RATE} sought)`, latency(loaded), "p99 <= 250 ms"],
-        ["every client got every trade (time after the last)", `${completeness(slow, SLOW_TRADES)}; under load ${completeness(loaded, blocks * perBlock)}`, "all"],
-        [`API: one fan-out to every client, ${CLIENTS} clients (slow / load)`, `${fanoutBetween(beforeSlow, beforeLoad)} / ${fanoutBetween(beforeLoad, server)}`, ""],
+        [
+          `visible -> received, ${CLIENTS} clients, ${achievedRate.toFixed(0)} trades/s (${LOAD_RATE} sought)`,
+          latency(loaded),
+          "p99 <= 250 ms",
+        ],
+        [
+          "every client got every trade (time after the last)",
+          `${completeness(slow, SLOW_TRADES)}; under load ${completeness(loaded, blocks * perBlock)}`,
+          "all",
+        ],
+        [
+          `API: one fan-out to every client, ${CLIENTS} clients (slow / load)`,
+          `${fanoutBetween(beforeSlow, beforeLoad)} / ${fanoutBetween(beforeLoad, server)}`,
+          "",
+        ],
         [
           `floor: one write to each of ${CLIENTS} plain sockets, nothing else running (${floorEvents.join(" / ")} events of ${EVENT_BYTES} B)`,
           `${[...floor.values()].map((ms) => ms.toFixed(1)).join(" / ")} ms`,
@@ -170,7 +199,11 @@ export async function benchStream() {
           "",
         ],
         ["API: CPU during the load", `${(apiCpuShare * 100).toFixed(0)}% of one core`, ""],
-        [`API: notification -> fan-out starts, ${CLIENTS} clients (slow / load)`, `${delayBetween(beforeSlow, beforeLoad)} / ${delayBetween(beforeLoad, server)}`, ""],
+        [
+          `API: notification -> fan-out starts, ${CLIENTS} clients (slow / load)`,
+          `${delayBetween(beforeSlow, beforeLoad)} / ${delayBetween(beforeLoad, server)}`,
+          "",
+        ],
         ["slow clients dropped", String(server.dropped), "0"],
       ],
     );
@@ -199,11 +232,13 @@ async function trackVisibility(db: pg.Client, views: string): Promise<Map<string
     const at = now();
     reading = reading
       .then(async () => {
-      const { rows } = await db.query(`SELECT id, block_number::text FROM "${views}".trade WHERE block_number > $1`, [lastBlock]);
-      for (const row of rows) {
-        if (!visible.has(row.id)) visible.set(row.id, at);
-        if (BigInt(row.block_number) > BigInt(lastBlock)) lastBlock = row.block_number;
-      }
+        const { rows } = await db.query(`SELECT id, block_number::text FROM "${views}".trade WHERE block_number > $1`, [
+          lastBlock,
+        ]);
+        for (const row of rows) {
+          if (!visible.has(row.id)) visible.set(row.id, at);
+          if (BigInt(row.block_number) > BigInt(lastBlock)) lastBlock = row.block_number;
+        }
       })
       .catch(() => {});
   });
@@ -279,11 +314,16 @@ const mb = (kb: number) => (kb / 1024).toFixed(0);
  */
 async function streamMetrics(stack: Stack) {
   const metrics = await (await fetch(`${stack.apiUrl}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name.replace(/[{}"+.]/g, "\\$&")} ([0-9.e+-]+)`, "m").exec(metrics)?.[1] ?? NaN);
+  const value = (name: string) =>
+    Number(new RegExp(`^${name.replace(/[{}"+.]/g, "\\$&")} ([0-9.e+-]+)`, "m").exec(metrics)?.[1] ?? NaN);
   return {
     dropped: value("stream_slow_clients_dropped"),
     fanout: { sum: value("stream_fanout_seconds_sum"), count: value("stream_fanout_seconds_count") },
-    delay: { sum: value("stream_delay_seconds_sum"), count: value("stream_delay_seconds_count"), within250ms: value('stream_delay_seconds_bucket{le="0.25"}') },
+    delay: {
+      sum: value("stream_delay_seconds_sum"),
+      count: value("stream_delay_seconds_count"),
+      within250ms: value('stream_delay_seconds_bucket{le="0.25"}'),
+    },
   };
 }
 

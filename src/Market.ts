@@ -1,7 +1,7 @@
 import { ponder } from "ponder:registry";
 import { claim, market, position, priceCandle, trade } from "ponder:schema";
 import type { Address } from "viem";
-import { bucketStart, CANDLE_INTERVALS, type CandleInterval, wadToNumber } from "./lib/prices";
+import { bucketStart, CANDLE_INTERVALS, wadToNumber } from "./lib/prices";
 import { userOpHashFor } from "./lib/userOperations";
 
 type Db = Parameters<Parameters<typeof ponder.on<"Market:Trade">>[1]>[0]["context"]["db"];
@@ -69,7 +69,7 @@ ponder.on("Market:Trade", async ({ event, context }) => {
     });
   }
 
-  for (const interval of Object.keys(CANDLE_INTERVALS) as CandleInterval[]) {
+  for (const interval of CANDLE_INTERVALS) {
     await context.db
       .insert(priceCandle)
       .values({
@@ -160,7 +160,15 @@ ponder.on("Market:TransferBatch", async ({ event, context }) => {
 const ZERO: Address = "0x0000000000000000000000000000000000000000";
 
 /** Holder-to-holder moves only: mints and burns are the Trade and Claimed events' business. */
-async function moveTokens(db: Db, marketAddress: Address, from: Address, to: Address, outcome: number, amount: bigint, timestamp: bigint) {
+async function moveTokens(
+  db: Db,
+  marketAddress: Address,
+  from: Address,
+  to: Address,
+  outcome: number,
+  amount: bigint,
+  timestamp: bigint,
+) {
   if (from === ZERO || to === ZERO || amount === 0n) return;
   const sender = await db.find(position, { holder: from, market: marketAddress, outcome });
   const movedCost = sender && sender.tokens > 0n ? (sender.costBasis * amount) / sender.tokens : 0n;
@@ -171,6 +179,18 @@ async function moveTokens(db: Db, marketAddress: Address, from: Address, to: Add
   }));
   await db
     .insert(position)
-    .values({ holder: to, market: marketAddress, outcome, tokens: amount, costBasis: movedCost, realizedPnl: 0n, updatedAt: timestamp })
-    .onConflictDoUpdate((row) => ({ tokens: row.tokens + amount, costBasis: row.costBasis + movedCost, updatedAt: timestamp }));
+    .values({
+      holder: to,
+      market: marketAddress,
+      outcome,
+      tokens: amount,
+      costBasis: movedCost,
+      realizedPnl: 0n,
+      updatedAt: timestamp,
+    })
+    .onConflictDoUpdate((row) => ({
+      tokens: row.tokens + amount,
+      costBasis: row.costBasis + movedCost,
+      updatedAt: timestamp,
+    }));
 }

@@ -1,14 +1,16 @@
 // Contract tests of the read API against the specification's field tables, on the real stack.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import pg from "pg";
-import { getAddress, keccak256, parseUnits, toHex } from "viem";
-import { chainDriver, type ChainDriver } from "./helpers/chain";
-import { expectEnvelope, getJson } from "./helpers/http";
-import { startTestStack, type TestStack } from "./helpers/stack";
-import { traderAddresses } from "./helpers/scenario";
-import { waitForIndexer } from "../scripts/stack/indexer";
-import { recentTradesSql } from "../api/db/trades";
+import { getAddress, keccak256, toHex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { candlesSql } from "../api/db/prices";
+import { recentTradesSql } from "../api/db/trades";
+import { toUsdcUnits } from "../constants";
+import { waitForIndexer } from "../scripts/stack/indexer";
+import { type ChainDriver, chainDriver } from "./helpers/chain";
+import { expectEnvelope, getJson } from "./helpers/http";
+import { traderAddresses } from "./helpers/scenario";
+import { startTestStack, type TestStack } from "./helpers/stack";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HOUR = 3600;
@@ -28,14 +30,17 @@ describe("read API", () => {
     db = new pg.Client(stack.databaseUrl);
     await db.connect();
     const [first, second] = stack.deployment.markets;
-    await driver.fundTraders(traders, parseUnits("10000", 6), [first!.address, second!.address]);
+    await driver.fundTraders(traders, toUsdcUnits(10_000), [first!.address, second!.address]);
     // Trades three hours apart, so that the hours between them have no trades of their own.
-    await driver.mineBlock([driver.buy(traders[0]!, first!.address, 0, parseUnits("50", 6))]);
+    await driver.mineBlock([driver.buy(traders[0]!, first!.address, 0, toUsdcUnits(50))]);
     await driver.rpc("evm_increaseTime", [3 * HOUR]);
-    await driver.mineBlock([driver.buy(traders[1]!, first!.address, 1, parseUnits("20", 6))]);
-    await driver.mineBlock([driver.buy(traders[2]!, second!.address, 0, parseUnits("5", 6)), driver.sell(traders[0]!, first!.address, 0, 1_000_000n)]);
+    await driver.mineBlock([driver.buy(traders[1]!, first!.address, 1, toUsdcUnits(20))]);
+    await driver.mineBlock([
+      driver.buy(traders[2]!, second!.address, 0, toUsdcUnits(5)),
+      driver.sell(traders[0]!, first!.address, 0, 1_000_000n),
+    ]);
     await db.query(
-      `INSERT INTO api.market_draft (slug, id, title, description, outcomes, closes_at, liquidity, fee_bps)
+      `INSERT INTO api.market_draft (slug, id, title, description, outcomes, closes_at, b, fee_bps)
        VALUES ('draft-market', $1, 'A draft', 'Resolves by the test.', '{Up,Down,Flat}', now() + interval '30 days', 1000000000, 50)`,
       [keccak256(toHex("draft-market"))],
     );
@@ -215,7 +220,7 @@ describe("read API", () => {
     expect(cached.headers.get("x-cache")).toBe("hit");
     const before = cached.body.total;
 
-    await driver.mineBlock([driver.buy(traders[2]!, stack.deployment.markets[1]!.address, 1, parseUnits("2", 6))]);
+    await driver.mineBlock([driver.buy(traders[2]!, stack.deployment.markets[1]!.address, 1, toUsdcUnits(2))]);
     await waitForIndexer({ indexerUrl: stack.indexerUrl!, rpcUrl: stack.rpcUrl });
     // The notification travels from Ponder's commit to the API's listener: far less than the cache's
     // one-second lifetime, which this wait stays well inside.
@@ -301,7 +306,7 @@ describe("read API", () => {
     });
 
     it("reads 30 days of hourly prices from the candle index", async () => {
-      const market = "0x" + (42).toString(16).padStart(40, "0");
+      const market = `0x${(42).toString(16).padStart(40, "0")}`;
       const plan = await planOf(candlesSql(scale), [market, "1h", 1700000000, 1700000000 + 30 * 86400]);
       expect(scannedSequentially(plan, "price_candle")).toBe(false);
       expect(plan).toContain("Index");

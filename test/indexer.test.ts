@@ -1,13 +1,15 @@
 // The indexer against the real stack: a busy trading session, settlement and claims, a reorg, and
 // candles; the tables must equal the contracts' own views.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import pg from "pg";
-import { parseUnits, type Address, type PublicClient } from "viem";
+import type { Address, PublicClient } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicClientFor } from "../api/chain/chain";
+import { toUsdcUnits } from "../constants";
 import { startIndexer, waitForIndexer } from "../scripts/stack/indexer";
 import { freePort } from "../scripts/stack/ports";
 import { stopChild } from "../scripts/stack/processes";
-import { chainDriver, type ChainDriver } from "./helpers/chain";
+import { type ChainDriver, chainDriver } from "./helpers/chain";
 import { candlesFromTrades, differencesFromChain, dumpTables, indexedCandles } from "./helpers/indexCheck";
 import { tradeRandomly, traderAddresses } from "./helpers/scenario";
 import { startTestStack, type TestStack } from "./helpers/stack";
@@ -29,7 +31,7 @@ describe("indexer", () => {
     driver = chainDriver(stack.rpcUrl, stack.deployment);
     db = new pg.Client(stack.databaseUrl);
     await db.connect();
-    await driver.fundTraders(traders, parseUnits("100000", 6), markets());
+    await driver.fundTraders(traders, toUsdcUnits(100_000), markets());
   });
   afterAll(async () => {
     await db?.end();
@@ -38,24 +40,48 @@ describe("indexer", () => {
 
   it("equals the chain after 200+ trades by 10 traders in 3 markets, a resolve, a void and claims", async () => {
     const [a, b, c] = stack.deployment.markets;
-    const outcomes = async (address: Address) => (await db.query(`SELECT outcomes FROM "${stack.indexerSchema}".market WHERE address = $1`, [address.toLowerCase()])).rows[0]
-      .outcomes.length as number;
+    const outcomes = async (address: Address) =>
+      (
+        await db.query(`SELECT outcomes FROM "${stack.indexerSchema}".market WHERE address = $1`, [
+          address.toLowerCase(),
+        ])
+      ).rows[0].outcomes.length as number;
     await caughtUp();
-    const tradeMarkets = await Promise.all([a!, b!, c!].map(async (m) => ({ address: m.address, outcomes: await outcomes(m.address) })));
+    const tradeMarkets = await Promise.all(
+      [a!, b!, c!].map(async (m) => ({ address: m.address, outcomes: await outcomes(m.address) })),
+    );
 
-    const trades = await tradeRandomly({ driver, chain, traders, markets: tradeMarkets, trades: 220, perBlock: 12, seed: 7 });
+    const trades = await tradeRandomly({
+      driver,
+      chain,
+      traders,
+      markets: tradeMarkets,
+      trades: 220,
+      perBlock: 12,
+      seed: 7,
+    });
     expect(trades).toBeGreaterThanOrEqual(200);
 
     // A holder-to-holder transfer of outcome tokens, and sponsored trades through the EntryPoint.
-    const balance = await chain.readContract({ address: a!.address, abi: (await import("../abis")).MarketAbi, functionName: "balanceOf", args: [traders[0]!, 0n] });
-    if (balance > 0n) await driver.mineBlock([driver.transferTokens(traders[0]!, traders[9]!, a!.address, 0, balance / 2n)]);
+    const balance = await chain.readContract({
+      address: a!.address,
+      abi: (await import("../abis")).MarketAbi,
+      functionName: "balanceOf",
+      args: [traders[0]!, 0n],
+    });
+    if (balance > 0n)
+      await driver.mineBlock([driver.transferTokens(traders[0]!, traders[9]!, a!.address, 0, balance / 2n)]);
     const user = await newSponsoredAccount(stack, chain);
     holders.push(user.account.address);
-    await user.mintUsdc(parseUnits("100", 6));
-    const sponsored = [await user.buy(a!.address, 1, parseUnits("10", 6)), await user.buy(b!.address, 0, parseUnits("5", 6))];
+    await user.mintUsdc(toUsdcUnits(100));
+    const sponsored = [await user.buy(a!.address, 1, toUsdcUnits(10)), await user.buy(b!.address, 0, toUsdcUnits(5))];
 
     // Settle: a resolves to outcome 1, b is voided; everyone claims from both.
-    await driver.mineBlock([driver.lifecycle(a!.address, "close"), driver.lifecycle(a!.address, { resolve: 1 }), driver.lifecycle(b!.address, "void")]);
+    await driver.mineBlock([
+      driver.lifecycle(a!.address, "close"),
+      driver.lifecycle(a!.address, { resolve: 1 }),
+      driver.lifecycle(b!.address, "void"),
+    ]);
     await driver.mineBlock(traders.flatMap((t) => [driver.claim(t, a!.address), driver.claim(t, b!.address)]));
 
     await caughtUp();
@@ -68,7 +94,8 @@ describe("indexer", () => {
       expect(success).toBe(true);
       const op = (await db.query(`SELECT * FROM "${schema}".user_operation WHERE hash = $1`, [userOpHash])).rows[0];
       expect(op).toMatchObject({ success: true, sender: user.account.address.toLowerCase() });
-      const linked = (await db.query(`SELECT count(*) FROM "${schema}".trade WHERE user_op_hash = $1`, [userOpHash])).rows[0].count;
+      const linked = (await db.query(`SELECT count(*) FROM "${schema}".trade WHERE user_op_hash = $1`, [userOpHash]))
+        .rows[0].count;
       expect(Number(linked)).toBe(1);
     }
     const claims = (await db.query(`SELECT count(*) FROM "${schema}".claim`)).rows[0].count;
@@ -85,7 +112,10 @@ describe("indexer", () => {
 
   it("follows a reorg to the same tables as a clean index of the new chain", async () => {
     const [, , c, d] = stack.deployment.markets;
-    const tradeMarkets = [{ address: c!.address, outcomes: 3 }, { address: d!.address, outcomes: 4 }];
+    const tradeMarkets = [
+      { address: c!.address, outcomes: 3 },
+      { address: d!.address, outcomes: 4 },
+    ];
     await caughtUp();
     const snapshot = await driver.rpc<string>("evm_snapshot");
     await tradeRandomly({ driver, chain, traders, markets: tradeMarkets, trades: 30, perBlock: 5, seed: 11 });
@@ -97,7 +127,9 @@ describe("indexer", () => {
     await tradeRandomly({ driver, chain, traders, markets: tradeMarkets, trades: 45, perBlock: 3, seed: 12 });
     await caughtUp();
 
-    expect(Number((await db.query(`SELECT count(*) FROM "${stack.indexerSchema}".trade`)).rows[0].count)).not.toBe(before);
+    expect(Number((await db.query(`SELECT count(*) FROM "${stack.indexerSchema}".trade`)).rows[0].count)).not.toBe(
+      before,
+    );
     expect(await differencesFromChain(db, stack.indexerSchema, chain, stack.deployment, holders)).toEqual([]);
 
     const cleanSchema = `${stack.indexerSchema}_clean`;

@@ -1,9 +1,11 @@
 // Crash recovery: the indexer killed with SIGKILL in the middle of a backfill and started again
 // on the same schema ends with the same tables as a clean run.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import pg from "pg";
-import { parseUnits, type PublicClient } from "viem";
+import type { PublicClient } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicClientFor } from "../api/chain/chain";
+import { toUsdcUnits } from "../constants";
 import { indexedBlock, spawnIndexer, startIndexer } from "../scripts/stack/indexer";
 import { freePort } from "../scripts/stack/ports";
 import { stopChild, waitUntil } from "../scripts/stack/processes";
@@ -26,7 +28,7 @@ describe("indexer crash recovery", () => {
     const driver = chainDriver(stack.rpcUrl, stack.deployment);
     const traders = traderAddresses(20);
     const markets = stack.deployment.markets.map((m) => m.address);
-    await driver.fundTraders(traders, parseUnits("1000000", 6), markets);
+    await driver.fundTraders(traders, toUsdcUnits(1_000_000), markets);
     const tradeMarkets = stack.deployment.markets.map((m, i) => ({ address: m.address, outcomes: [2, 2, 3, 4][i]! }));
     await tradeRandomly({ driver, chain, traders, markets: tradeMarkets, trades: 3_000, perBlock: 100, seed: 3 });
     lastTradeBlock = await driver.blockNumber();
@@ -71,7 +73,10 @@ describe("indexer crash recovery", () => {
     const killedAt = Number((await db.query(`SELECT count(*) FROM "${schema}".trade`)).rows[0].count);
 
     const restarted = await startIndexer({ ...options, port: await freePort(), readyTimeoutMs: 240_000 });
-    const clean = await startIndexer({ ...(await indexerOptions(`${stack.indexerSchema}_clean`)), readyTimeoutMs: 240_000 });
+    const clean = await startIndexer({
+      ...(await indexerOptions(`${stack.indexerSchema}_clean`)),
+      readyTimeoutMs: 240_000,
+    });
     try {
       const recovered = await dumpTables(db, schema);
       expect(killedAt).toBeLessThan(recovered.trade!.length);

@@ -1,8 +1,8 @@
 // Token verification against a JWKS served over HTTP, as an identity provider would serve it:
 // RS256 and ES256 accepted, a symmetric or foreign key refused, a rotated-in key picked up.
 import { createServer, type Server } from "node:http";
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { AuthError, createVerifier, JWKS_REFETCH_COOLDOWN_MS } from "../api/auth/verifier";
 
 describe("JWKS verification", () => {
@@ -39,11 +39,17 @@ describe("JWKS verification", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const verifier = () => createVerifier({ JWKS_URL: url, JWT_ISSUER: "https://id.test", JWT_AUDIENCE: "prediction-market-api" });
+  const verifier = () =>
+    createVerifier({ JWKS_URL: url, JWT_ISSUER: "https://id.test", JWT_AUDIENCE: "prediction-market-api" });
 
   it("accepts RS256 and ES256 tokens signed by published keys", async () => {
     const verify = verifier();
-    expect(await verify(`Bearer ${await sign("rsa-1", { roles: ["admin"] })}`)).toEqual({ id: "user-42", roles: ["admin"], verified: false, isAdmin: true });
+    expect(await verify(`Bearer ${await sign("rsa-1", { roles: ["admin"] })}`)).toEqual({
+      id: "user-42",
+      roles: ["admin"],
+      verified: false,
+      isAdmin: true,
+    });
     expect((await verify(`Bearer ${await sign("ec-1", { email_verified: true })}`)).verified).toBe(true);
   });
 
@@ -58,7 +64,9 @@ describe("JWKS verification", () => {
       .sign(new TextEncoder().encode("a-secret-that-is-long-enough-0000000"));
     await expect(verify(`Bearer ${hs256}`)).rejects.toBeInstanceOf(AuthError);
     const { privateKey } = await generateKeyPair("RS256");
-    await expect(verify(`Bearer ${await sign("rsa-1", {}, { privateKey, alg: "RS256" })}`)).rejects.toThrow(/signature/);
+    await expect(verify(`Bearer ${await sign("rsa-1", {}, { privateKey, alg: "RS256" })}`)).rejects.toThrow(
+      /signature/,
+    );
     const foreignIssuer = await new SignJWT({})
       .setProtectedHeader({ alg: "RS256", kid: "rsa-1" })
       .setSubject("user-42")

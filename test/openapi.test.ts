@@ -1,15 +1,20 @@
 // The OpenAPI document: valid by a validator library, and complete: every route the app serves is
 // in it. Runs the app in-process; no stack is needed to describe it.
-import { describe, expect, it } from "vitest";
+
 import { compileErrors, validate } from "@readme/openapi-parser";
 import pino from "pino";
+import { describe, expect, it } from "vitest";
 import { createApp, OPENAPI_PATH } from "../api/app";
 import { loadConfig } from "../api/config";
 import { createPool } from "../api/db/pool";
 
 // The pool never connects: describing routes runs no query.
 const config = loadConfig({ DATABASE_URL: "postgres://unused@127.0.0.1:1/unused" });
-const app = createApp({ config, pool: createPool(config.DATABASE_URL, 1), logger: pino({ level: "silent" }) });
+const app = createApp({
+  config,
+  pool: createPool({ databaseUrl: config.DATABASE_URL, max: 1, logger: pino({ level: "silent" }) }),
+  logger: pino({ level: "silent" }),
+});
 
 /** Routes that serve the documentation itself rather than the API it describes. */
 const DOCUMENTATION_ROUTES = new Set([`GET ${OPENAPI_PATH}`, "GET /docs"]);

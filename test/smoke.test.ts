@@ -1,9 +1,11 @@
 // The local stack end to end: a brand-new smart account buys outcome tokens in a demo market with
 // a user operation whose gas the VerifyingPaymaster pays, and the chain shows the result.
+
+import type { PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseUnits, type PublicClient } from "viem";
 import { MarketAbi, TestUSDCAbi } from "../abis";
 import { publicClientFor } from "../api/chain/chain";
+import { toUsdcUnits } from "../constants";
 import { startTestStack } from "./helpers/stack";
 import { newSponsoredAccount } from "./helpers/userOps";
 
@@ -37,20 +39,37 @@ describe("local stack", () => {
     const market = markets[0]!.address;
     const user = await newSponsoredAccount(stack, chain);
     expect(await chain.getCode({ address: user.account.address })).toBeUndefined();
-    const funding = parseUnits("25", 6);
+    const funding = toUsdcUnits(25);
     await user.mintUsdc(funding);
 
-    const spend = parseUnits("10", 6);
-    const [quotedTokens] = await chain.readContract({ address: market, abi: MarketAbi, functionName: "quoteBuy", args: [0n, spend] });
+    const spend = toUsdcUnits(10);
+    const [quotedTokens] = await chain.readContract({
+      address: market,
+      abi: MarketAbi,
+      functionName: "quoteBuy",
+      args: [0n, spend],
+    });
     const ethBefore = await chain.getBalance({ address: user.account.address });
     const { success } = await user.buy(market, 0, spend, quotedTokens);
 
     expect(success).toBe(true);
     expect(ethBefore).toBe(0n);
     expect(await chain.getBalance({ address: user.account.address })).toBe(0n);
-    expect(await chain.readContract({ address: market, abi: MarketAbi, functionName: "balanceOf", args: [user.account.address, 0n] })).toBe(quotedTokens);
-    expect(await chain.readContract({ address: contracts.usdc, abi: TestUSDCAbi, functionName: "balanceOf", args: [user.account.address] })).toBe(
-      funding - spend,
-    );
+    expect(
+      await chain.readContract({
+        address: market,
+        abi: MarketAbi,
+        functionName: "balanceOf",
+        args: [user.account.address, 0n],
+      }),
+    ).toBe(quotedTokens);
+    expect(
+      await chain.readContract({
+        address: contracts.usdc,
+        abi: TestUSDCAbi,
+        functionName: "balanceOf",
+        args: [user.account.address],
+      }),
+    ).toBe(funding - spend);
   });
 });

@@ -2,20 +2,21 @@
 // connected EventSource in order; resuming with Last-Event-ID (by hand and by EventSource itself
 // across an API restart) loses and repeats nothing; two API processes send the same events with
 // the same ids; filters, comments, pings, and retractions after a reorg.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { join } from "node:path";
 import pg from "pg";
 import type { Address, PublicClient } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicClientFor } from "../api/chain/chain";
 import { CommentEvent, ConnectedEvent, RetractEvent, TradeEvent } from "../api/routes/stream";
 import { startApi } from "../scripts/stack/api";
-import { freePort } from "../scripts/stack/ports";
 import { waitForIndexer } from "../scripts/stack/indexer";
-import { stopChild, type Child } from "../scripts/stack/processes";
-import { chainDriver, type ChainDriver } from "./helpers/chain";
+import { freePort } from "../scripts/stack/ports";
+import { type Child, stopChild } from "../scripts/stack/processes";
+import { type ChainDriver, chainDriver } from "./helpers/chain";
 import { expectEnvelope, getJson } from "./helpers/http";
 import { tradeRandomly, traderAddresses } from "./helpers/scenario";
-import { openStream, sleep, until, type StreamClient } from "./helpers/sse";
+import { openStream, type StreamClient, sleep, until } from "./helpers/sse";
 import { startTestStack, type TestStack } from "./helpers/stack";
 import { tokenFor } from "./helpers/tokens";
 
@@ -39,7 +40,8 @@ describe("live stream", () => {
     opened.push(client);
     return client;
   };
-  const connected = (...clients: StreamClient[]) => until(() => clients.every((c) => c.of("connected").length > 0), "connected events");
+  const connected = (...clients: StreamClient[]) =>
+    until(() => clients.every((c) => c.of("connected").length > 0), "connected events");
   // The first two demo markets, both Yes/No.
   const markets = () => stack.deployment.markets.slice(0, 2).map((m) => ({ address: m.address, outcomes: 2 }));
   /** The indexed trades, oldest first, once the indexer has caught up with the chain. */
@@ -61,7 +63,12 @@ describe("live stream", () => {
     return { status: response.status, body: (await response.json()) as any };
   };
   const confirmed = async (txId: string) => {
-    await until(async () => (await getJson(stack.apiUrl!, `/api/trade/status/${txId}`, { authorization: `Bearer ${token}` })).body.status !== "pending", `${txId} confirmed`);
+    await until(
+      async () =>
+        (await getJson(stack.apiUrl!, `/api/trade/status/${txId}`, { authorization: `Bearer ${token}` })).body
+          .status !== "pending",
+      `${txId} confirmed`,
+    );
   };
   /** Waits until every client has as many events of `type` as `count`. */
   const received = (clients: StreamClient[], type: string, count: number) =>
@@ -74,7 +81,11 @@ describe("live stream", () => {
     stack = await startTestStack({ apiEnv: { STREAM_PING_MS: String(PING_MS), STREAM_FANOUT_SLICE_MS: "0" } });
     chain = publicClientFor(stack.rpcUrl);
     driver = chainDriver(stack.rpcUrl, stack.deployment);
-    await driver.fundTraders(traders, 100_000_000_000n, markets().map((m) => m.address));
+    await driver.fundTraders(
+      traders,
+      100_000_000_000n,
+      markets().map((m) => m.address),
+    );
     db = new pg.Client(stack.databaseUrl);
     await db.connect();
     token = await tokenFor("stream-trader");
@@ -96,7 +107,11 @@ describe("live stream", () => {
     for (const client of clients) ConnectedEvent.parse(client.events[0]!.data);
     expect(new Set(clients.map((c) => c.events[0]!.data.clientId)).size).toBe(3);
 
-    const buy = await post("/api/trade/buy", { marketSlug: stack.deployment.markets[0]!.slug, outcome: "Yes", amount: 25 });
+    const buy = await post("/api/trade/buy", {
+      marketSlug: stack.deployment.markets[0]!.slug,
+      outcome: "Yes",
+      amount: 25,
+    });
     expect(buy.status).toBe(200);
     await tradeRandomly({ driver, chain, traders, markets: markets(), trades: 12, perBlock: 4, seed: 1 });
     await confirmed(buy.body.txId);
@@ -171,7 +186,8 @@ describe("live stream", () => {
     await stopChild(stack.children.find((child) => child.name === "api")!);
     await tradeRandomly({ driver, chain, traders, markets: markets(), trades: 6, perBlock: 2, seed: 6 });
     await until(async () => (await indexedTradeIds()).length >= before + 9, "the indexer to see the trades");
-    restartedApi = (await startApi({ ...stack.apiOptions!, logFile: join(stack.dataDir, "logs", "api-restarted.log") })).child;
+    restartedApi = (await startApi({ ...stack.apiOptions!, logFile: join(stack.dataDir, "logs", "api-restarted.log") }))
+      .child;
 
     const ids = (await indexedTradeIds()).slice(before);
     await received([client], "trade", ids.length);
@@ -181,7 +197,11 @@ describe("live stream", () => {
   });
 
   it("gives clients of two API processes the same events with the same ids, and resumes across them", async () => {
-    const second = await startApi({ ...stack.apiOptions!, port: await freePort(), logFile: join(stack.dataDir, "logs", "api-second.log") });
+    const second = await startApi({
+      ...stack.apiOptions!,
+      port: await freePort(),
+      logFile: join(stack.dataDir, "logs", "api-second.log"),
+    });
     secondApi = second.child;
     const onFirst = open();
     const onSecond = openStream(`${second.url}/api/trade/stream`);
@@ -217,7 +237,10 @@ describe("live stream", () => {
       "INSERT INTO api.comment (user_id, target_type, target_id, body) VALUES ('alice', 'market', $1, 'Yes looks cheap') RETURNING id",
       [first!.slug],
     );
-    await db.query("INSERT INTO api.comment (user_id, target_type, target_id, body) VALUES ('bob', 'market', $1, 'elsewhere')", [second!.slug]);
+    await db.query(
+      "INSERT INTO api.comment (user_id, target_type, target_id, body) VALUES ('bob', 'market', $1, 'elsewhere')",
+      [second!.slug],
+    );
     await db.query(
       "INSERT INTO api.comment (user_id, target_type, target_id, body, parent_id, is_duel) VALUES ('carol', 'market', $1, 'I take No', $2, true)",
       [first!.slug, top.rows[0].id],
@@ -238,7 +261,14 @@ describe("live stream", () => {
     expect(afterConnected(everything)).toHaveLength(allTrades.length + 3);
 
     const [alice, bob, carol] = commentsOnly.of("comment").map((event) => CommentEvent.parse(event.data));
-    expect(alice).toMatchObject({ userId: "alice", targetType: "market", targetId: first!.slug, body: "Yes looks cheap", parentId: null, isDuel: false });
+    expect(alice).toMatchObject({
+      userId: "alice",
+      targetType: "market",
+      targetId: first!.slug,
+      body: "Yes looks cheap",
+      parentId: null,
+      isDuel: false,
+    });
     expect(bob).toMatchObject({ userId: "bob", targetId: second!.slug });
     expect(carol).toMatchObject({ userId: "carol", parentId: alice!.id, isDuel: true });
   });
@@ -252,7 +282,10 @@ describe("live stream", () => {
       ["", { accept: "application/json" }, 406],
     ];
     for (const [query, headers, status, parameter] of cases) {
-      const response = await getJson(stack.apiUrl!, `/api/trade/stream${query}`, { accept: "text/event-stream", ...headers });
+      const response = await getJson(stack.apiUrl!, `/api/trade/stream${query}`, {
+        accept: "text/event-stream",
+        ...headers,
+      });
       expect(response.status, query || JSON.stringify(headers)).toBe(status);
       expectEnvelope(response.body);
       if (parameter) expect(response.body.error.details.parameter).toBe(parameter);

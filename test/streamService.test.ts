@@ -1,26 +1,34 @@
 // The stream's service side, with the API service in this process: a thousand clients connect and
 // go away and the service returns to where it was (no socket, timer, listener or memory left
 // behind, measured after a forced collection); a resuming client reads a long backlog in order.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request, type ClientRequest, type IncomingMessage } from "node:http";
+
+import { type ClientRequest, type IncomingMessage, request } from "node:http";
 import pg from "pg";
 import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../api/config";
-import { startApiService, type ApiService } from "../api/service";
 import { streamLogQueries } from "../api/db/streamLog";
+import { type ApiService, startApiService } from "../api/service";
 import { openStream, sleep, until } from "./helpers/sse";
 import { startTestStack, type TestStack } from "./helpers/stack";
 
 const CLIENTS = 1_000;
 
 /** Opens a stream and resolves once its first bytes (the connected event) arrive. */
-function connect(url: string, headers: Record<string, string> = {}): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+function connect(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ req: ClientRequest; res: IncomingMessage }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false, headers: { accept: "text/event-stream", ...headers } }, (res: IncomingMessage) => {
-      if (res.statusCode !== 200) return reject(new Error(`status ${res.statusCode}`));
-      res.once("data", () => resolve({ req, res }));
-      res.on("error", () => {});
-    });
+    const req = request(
+      url,
+      { agent: false, headers: { accept: "text/event-stream", ...headers } },
+      (res: IncomingMessage) => {
+        if (res.statusCode !== 200) return reject(new Error(`status ${res.statusCode}`));
+        res.once("data", () => resolve({ req, res }));
+        res.on("error", () => {});
+      },
+    );
     req.on("error", (error) => (req.destroyed ? undefined : reject(error)));
     req.end();
   });
@@ -91,10 +99,17 @@ describe("stream service", () => {
     const heapBefore = await settledHeap();
 
     await wave(CLIENTS);
-    await until(() => noMoreThan(resourceCounts(), handlesBefore), `handles to return to ${JSON.stringify(handlesBefore)}`, 10_000);
+    await until(
+      () => noMoreThan(resourceCounts(), handlesBefore),
+      `handles to return to ${JSON.stringify(handlesBefore)}`,
+      10_000,
+    );
     const heapAfter = await settledHeap();
     const handlesAfter = resourceCounts();
-    expect(noMoreThan(handlesAfter, handlesBefore), `${JSON.stringify(handlesAfter)} vs ${JSON.stringify(handlesBefore)}`).toBe(true);
+    expect(
+      noMoreThan(handlesAfter, handlesBefore),
+      `${JSON.stringify(handlesAfter)} vs ${JSON.stringify(handlesBefore)}`,
+    ).toBe(true);
     // A thousand leaked clients would hold megabytes (a socket, a response and our record each).
     expect(heapAfter - heapBefore).toBeLessThan(4 * 1024 * 1024);
   });
@@ -107,7 +122,7 @@ describe("stream service", () => {
       const head = Number((await db.query("SELECT coalesce(max(seq), 0) AS head FROM api.stream_event")).rows[0].head);
       const count = Math.max(2_500, 10 ** String(head + 1).length - head + 10);
       await db.query(
-        "INSERT INTO api.comment (user_id, target_type, target_id, body) SELECT 'backlog', 'post', 'p1', 'comment ' || i FROM generate_series(1, $1) i",
+        "INSERT INTO api.comment (user_id, target_type, target_id, body) SELECT 'backlog', 'blog', 'p1', 'comment ' || i FROM generate_series(1, $1) i",
         [count],
       );
       const client = openStream(`${service.url}/api/trade/stream?types=comment`, { lastEventId: String(head) });
@@ -116,7 +131,9 @@ describe("stream service", () => {
       const ids = client.of("comment").map((event) => Number(event.id));
       expect(ids).toHaveLength(count);
       expect(ids).toEqual(Array.from({ length: count }, (_, i) => head + 1 + i));
-      expect(client.of("comment").map((event) => event.data.body)).toEqual(Array.from({ length: count }, (_, i) => `comment ${i + 1}`));
+      expect(client.of("comment").map((event) => event.data.body)).toEqual(
+        Array.from({ length: count }, (_, i) => `comment ${i + 1}`),
+      );
     } finally {
       await db.end();
     }
@@ -137,14 +154,16 @@ describe("stream service", () => {
       // 1 MiB a client may fall behind, while one page is less.
       const count = 20_000;
       await db.query(
-        "INSERT INTO api.comment (user_id, target_type, target_id, body) SELECT 'flood', 'post', 'p2', repeat('x', 400) || i FROM generate_series(1, $1) i",
+        "INSERT INTO api.comment (user_id, target_type, target_id, body) SELECT 'flood', 'blog', 'p2', repeat('x', 400) || i FROM generate_series(1, $1) i",
         [count],
       );
       await until(() => reader.of("comment").length >= count, `${count} comments`, 60_000);
       reader.close();
       // The reader may itself fall behind in such a burst and be dropped; it then resumes with
       // Last-Event-ID. Either way it has every event, once, in order.
-      expect(reader.of("comment").map((event) => event.data.body)).toEqual(Array.from({ length: count }, (_, i) => `${"x".repeat(400)}${i + 1}`));
+      expect(reader.of("comment").map((event) => event.data.body)).toEqual(
+        Array.from({ length: count }, (_, i) => `${"x".repeat(400)}${i + 1}`),
+      );
       expect(service.stream.stats.droppedSlow).toBeGreaterThan(droppedBefore);
       // The server closed the stalled connection; reading again shows it.
       stalled.res.resume();
@@ -178,14 +197,22 @@ describe("stream service", () => {
 
       expect(await sync()).toBe(25);
       const announced = (await log.after(head, 100)).filter((row) => row.type === "trade");
-      expect(announced.map((row) => JSON.parse(row.data).id)).toEqual(Array.from({ length: 25 }, (_, i) => `trade-${i + 1}`));
+      expect(announced.map((row) => JSON.parse(row.data).id)).toEqual(
+        Array.from({ length: 25 }, (_, i) => `trade-${i + 1}`),
+      );
       expect(JSON.parse(announced[2]!.data)).toMatchObject({ amount: "3", tokens: "6", action: "BUY", blockNumber: 3 });
 
       await db.query(`DELETE FROM ${feed}.trade WHERE block_number > 20`);
       const beforeRetracts = await log.head();
       expect(await sync()).toBe(5);
       const retracted = (await log.after(beforeRetracts, 100)).filter((row) => row.type === "retract");
-      expect(retracted.map((row) => JSON.parse(row.data).id)).toEqual(["trade-25", "trade-24", "trade-23", "trade-22", "trade-21"]);
+      expect(retracted.map((row) => JSON.parse(row.data).id)).toEqual([
+        "trade-25",
+        "trade-24",
+        "trade-23",
+        "trade-22",
+        "trade-21",
+      ]);
       expect(await sync()).toBe(0);
     } finally {
       await db.query(`DROP SCHEMA IF EXISTS ${feed} CASCADE`);

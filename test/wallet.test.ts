@@ -1,27 +1,24 @@
 // Authentication and wallets against the real stack: JWT rejection cases, one smart account per
 // user even under concurrent calls, balances from the chain, and the rate-limited faucet.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicClientFor } from "../api/chain/chain";
 import { startApi } from "../scripts/stack/api";
 import { freePort } from "../scripts/stack/ports";
 import { stopChild } from "../scripts/stack/processes";
+import { testClient } from "./helpers/client";
 import { expectEnvelope } from "./helpers/http";
 import { startTestStack, type TestStack } from "./helpers/stack";
 import { tokenFor, unsignedToken } from "./helpers/tokens";
 
 describe("authentication and wallets", () => {
   let stack: TestStack;
-  const call = async (method: string, path: string, token?: string) => {
-    const response = await fetch(`${stack.apiUrl}${path}`, {
-      method,
-      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
-    });
-    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
-  };
+  let client: ReturnType<typeof testClient>;
 
   beforeAll(async () => {
     stack = await startTestStack();
+    client = testClient(stack.apiUrl!);
   });
   afterAll(async () => {
     await stack?.dispose();
@@ -38,8 +35,11 @@ describe("authentication and wallets", () => {
       ["garbage", async () => "not.a.jwt"],
     ];
     it.each(cases)("%s", async (_, makeToken) => {
-      for (const [method, path] of [["POST", "/api/wallet/get-or-create"], ["GET", "/api/wallet/balance"]] as const) {
-        const { status, body } = await call(method, path, await makeToken());
+      for (const [method, path] of [
+        ["POST", "/api/wallet/get-or-create"],
+        ["GET", "/api/wallet/balance"],
+      ] as const) {
+        const { status, body } = await client.call(method, path, { token: await makeToken() });
         expect(status, `${method} ${path}`).toBe(401);
         expectEnvelope(body, "unauthorized");
       }
@@ -48,7 +48,9 @@ describe("authentication and wallets", () => {
 
   it("creates one smart account per user, also under concurrent calls", async () => {
     const token = await tokenFor("alice");
-    const results = await Promise.all(Array.from({ length: 8 }, () => call("POST", "/api/wallet/get-or-create", token)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => client.call("POST", "/api/wallet/get-or-create", { token })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => r.body.isNew)).toHaveLength(1);
     expect(new Set(results.map((r) => r.body.address)).size).toBe(1);
@@ -61,10 +63,10 @@ describe("authentication and wallets", () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       isNew: expect.any(Boolean),
     });
-    const again = await call("POST", "/api/wallet/get-or-create", token);
+    const again = await client.call("POST", "/api/wallet/get-or-create", { token });
     expect(again.body).toMatchObject({ walletId: wallet.walletId, address: wallet.address, isNew: false });
 
-    const bob = await call("POST", "/api/wallet/get-or-create", await tokenFor("bob"));
+    const bob = await client.call("POST", "/api/wallet/get-or-create", { token: await tokenFor("bob") });
     expect(bob.body.isNew).toBe(true);
     expect(bob.body.address).not.toBe(wallet.address);
     // Counterfactual: nothing is deployed until the first user operation.
@@ -72,30 +74,30 @@ describe("authentication and wallets", () => {
   });
 
   it("answers 404 for the balance of a user without a wallet", async () => {
-    const { status, body } = await call("GET", "/api/wallet/balance", await tokenFor("nobody"));
+    const { status, body } = await client.call("GET", "/api/wallet/balance", { token: await tokenFor("nobody") });
     expect(status).toBe(404);
     expectEnvelope(body, "wallet_not_found");
   });
 
   it("funds a wallet from the faucet once per interval and reports the balance from the chain", async () => {
     const token = await tokenFor("carol");
-    await call("POST", "/api/wallet/get-or-create", token);
-    const empty = await call("GET", "/api/wallet/balance", token);
+    await client.call("POST", "/api/wallet/get-or-create", { token });
+    const empty = await client.call("GET", "/api/wallet/balance", { token });
     expect(empty.status).toBe(200);
     expect(empty.body.balances).toEqual([
       { token: "USDC", amount: "0", contractAddress: stack.deployment.contracts.usdc, decimals: 6 },
     ]);
 
-    const grant = await call("POST", "/api/wallet/faucet", token);
+    const grant = await client.call("POST", "/api/wallet/faucet", { token });
     expect(grant.status).toBe(200);
     expect(grant.body).toMatchObject({ amount: "1000", txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
-    expect((await call("GET", "/api/wallet/balance", token)).body.balances[0].amount).toBe("1000");
+    expect((await client.call("GET", "/api/wallet/balance", { token })).body.balances[0].amount).toBe("1000");
 
-    const again = await call("POST", "/api/wallet/faucet", token);
+    const again = await client.call("POST", "/api/wallet/faucet", { token });
     expect(again.status).toBe(429);
     expectEnvelope(again.body, "rate_limited");
     expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await call("GET", "/api/wallet/balance", token)).body.balances[0].amount).toBe("1000");
+    expect((await client.call("GET", "/api/wallet/balance", { token })).body.balances[0].amount).toBe("1000");
   });
 
   it("answers 500 wallet_provisioning_failed when the chain cannot be asked", async () => {
@@ -106,17 +108,16 @@ describe("authentication and wallets", () => {
       env: { RPC_URL: "http://127.0.0.1:9" },
     });
     try {
-      const response = await fetch(`${api.url}/api/wallet/get-or-create`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${await tokenFor("dave")}` },
+      const { status, body } = await testClient(api.url).call("POST", "/api/wallet/get-or-create", {
+        token: await tokenFor("dave"),
       });
-      expect(response.status).toBe(500);
-      expectEnvelope(await response.json(), "wallet_provisioning_failed");
+      expect(status).toBe(500);
+      expectEnvelope(body, "wallet_provisioning_failed");
     } finally {
       await stopChild(api.child);
     }
     // Nothing was recorded: a later call, with the chain reachable, creates the wallet.
-    const { body } = await call("POST", "/api/wallet/get-or-create", await tokenFor("dave"));
+    const { body } = await client.call("POST", "/api/wallet/get-or-create", { token: await tokenFor("dave") });
     expect(body.isNew).toBe(true);
   });
 });

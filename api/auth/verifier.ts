@@ -1,7 +1,7 @@
 // Who is calling: a bearer JWT verified with jose, against a JWKS (RS256/ES256, keys cached and
 // refetched on rotation) or, locally, a shared secret (HS256). `exp` is required; issuer and
 // audience are checked when configured; `alg: none` and any algorithm the key does not allow fail.
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from "jose";
 
 export type User = {
   id: string;
@@ -38,7 +38,10 @@ export function createVerifier(config: VerifierConfig): (authorization: string |
   };
   const verify = config.JWKS_URL
     ? (() => {
-        const keys = createRemoteJWKSet(new URL(config.JWKS_URL), { cooldownDuration: JWKS_REFETCH_COOLDOWN_MS, cacheMaxAge: 600_000 });
+        const keys = createRemoteJWKSet(new URL(config.JWKS_URL), {
+          cooldownDuration: JWKS_REFETCH_COOLDOWN_MS,
+          cacheMaxAge: 600_000,
+        });
         return (token: string) => jwtVerify(token, keys, { ...options, algorithms: ["RS256", "ES256"] });
       })()
     : config.JWT_SECRET
@@ -58,7 +61,9 @@ export function createVerifier(config: VerifierConfig): (authorization: string |
     } catch (error) {
       throw new AuthError(describe(error), { cause: error });
     }
-    const roles = Array.isArray(payload.roles) ? payload.roles.filter((role): role is string => typeof role === "string") : [];
+    const roles = Array.isArray(payload.roles)
+      ? payload.roles.filter((role): role is string => typeof role === "string")
+      : [];
     return {
       id: payload.sub!,
       roles,

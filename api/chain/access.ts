@@ -1,9 +1,10 @@
 // The API's handles on the chain: a public client, the operator's wallet (minter and market
-// operator, with a nonce manager so concurrent sends do not collide) and the deployment.
-import { createWalletClient, http, nonceManager, type Hex } from "viem";
+// operator), the queue its transactions are sent through one at a time, and the deployment.
+import { createWalletClient, type Hex, http, nonceManager } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Deployment } from "../../deployments/schema";
 import { publicClientFor, testNetwork } from "./chain";
+import { oneAtATime } from "./oneAtATime";
 
 export type ChainAccess = ReturnType<typeof createChainAccess>;
 
@@ -16,5 +17,5 @@ export function createChainAccess(options: { rpcUrl: string; deployment: Deploym
         account: privateKeyToAccount(options.operatorKey, { nonceManager }),
       })
     : undefined;
-  return { publicClient, operator, deployment: options.deployment };
+  return { publicClient, operator, sendAsOperator: oneAtATime(), deployment: options.deployment };
 }

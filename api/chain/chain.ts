@@ -1,6 +1,5 @@
 import { createPublicClient, defineChain, http, type PublicClient } from "viem";
-
-export const TEST_NETWORK_CHAIN_ID = 2010111;
+import { TEST_NETWORK_CHAIN_ID } from "../../constants";
 
 export function testNetwork(rpcUrl: string, chainId = TEST_NETWORK_CHAIN_ID) {
   return defineChain({

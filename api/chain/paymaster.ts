@@ -1,21 +1,20 @@
 // Gas sponsorship by the sample VerifyingPaymaster (EntryPoint v0.7): the API holds the signer key
 // and signs each user operation it agrees to pay for, as viem's paymaster hooks ask.
-import { concat, encodeAbiParameters, keccak256, type Address, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, concat, encodeAbiParameters, type Hex, keccak256 } from "viem";
 import type {
   GetPaymasterDataParameters,
   GetPaymasterDataReturnType,
   GetPaymasterStubDataReturnType,
   UserOperation,
 } from "viem/account-abstraction";
+import { privateKeyToAccount } from "viem/accounts";
+import { SPONSORSHIP_VALIDITY_SECONDS } from "../../constants";
 
-/** How long a sponsorship signature stays valid; the bundler must include the operation by then. */
-export const SPONSORSHIP_VALIDITY_SECONDS = 300;
 /** A well-formed signature by a throwaway key: estimation needs one that ECDSA.recover accepts. */
 const STUB_SIGNATURE: Hex =
   "0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c";
 
-type SponsoredFields = Pick<
+export type SponsoredFields = Pick<
   UserOperation<"0.7">,
   | "sender"
   | "nonce"
@@ -72,7 +71,7 @@ export function verifyingPaymaster(options: { address: Address; signerKey: Hex; 
 }
 
 /** VerifyingPaymaster.getHash, computed here instead of with a call to the chain. */
-function sponsorshipHash(
+export function sponsorshipHash(
   op: SponsoredFields,
   context: { chainId: number; paymaster: Address; validUntil: number; validAfter: number },
 ): Hex {

@@ -1,7 +1,7 @@
 // Each user's smart-account owner key, derived on demand from WALLET_MASTER_KEY with HKDF over the
 // user id: never stored, never logged, the same on every API instance.
 import { hkdfSync } from "node:crypto";
-import { bytesToHex, hexToBytes, type Hex } from "viem";
+import { bytesToHex, type Hex, hexToBytes } from "viem";
 
 const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const SALT = "prediction-market/wallet-owner/v1";

@@ -28,7 +28,10 @@ export function listenForChanges(options: {
 
   const connect = async () => {
     if (closed) return;
-    const next = new pg.Client({ connectionString: options.databaseUrl, application_name: "prediction-market-api-listener" });
+    const next = new pg.Client({
+      connectionString: options.databaseUrl,
+      application_name: "prediction-market-api-listener",
+    });
     next.on("notification", (message) => options.onChange(message.channel, message.payload ?? ""));
     next.on("error", (error) => options.logger.warn({ err: error }, "change listener connection error"));
     next.on("end", () => {

@@ -12,13 +12,19 @@ export function idempotencyQueries(db: Db) {
   return {
     /** Claims the key for this request, or reports what an earlier request with it did. */
     async claim(userId: string, key: string, requestHash: string): Promise<Claim> {
-      await db.query(`DELETE FROM api.idempotency_key WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '${RETENTION}'`, [userId, key]);
+      await db.query(
+        `DELETE FROM api.idempotency_key WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '${RETENTION}'`,
+        [userId, key],
+      );
       const inserted = await db.query(
         "INSERT INTO api.idempotency_key (user_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
         [userId, key, requestHash],
       );
       if (inserted.rowCount === 1) return { kind: "first" };
-      const { rows } = await db.query("SELECT request_hash, status, response FROM api.idempotency_key WHERE user_id = $1 AND key = $2", [userId, key]);
+      const { rows } = await db.query(
+        "SELECT request_hash, status, response FROM api.idempotency_key WHERE user_id = $1 AND key = $2",
+        [userId, key],
+      );
       const row = rows[0];
       if (!row) return this.claim(userId, key, requestHash);
       if (row.request_hash !== requestHash) return { kind: "mismatch" };
@@ -27,12 +33,20 @@ export function idempotencyQueries(db: Db) {
     },
 
     async complete(userId: string, key: string, status: number, response: string) {
-      await db.query("UPDATE api.idempotency_key SET status = $3, response = $4 WHERE user_id = $1 AND key = $2", [userId, key, status, response]);
+      await db.query("UPDATE api.idempotency_key SET status = $3, response = $4 WHERE user_id = $1 AND key = $2", [
+        userId,
+        key,
+        status,
+        response,
+      ]);
     },
 
     /** A request that failed before it changed anything releases its key for a retry. */
     async release(userId: string, key: string) {
-      await db.query("DELETE FROM api.idempotency_key WHERE user_id = $1 AND key = $2 AND status IS NULL", [userId, key]);
+      await db.query("DELETE FROM api.idempotency_key WHERE user_id = $1 AND key = $2 AND status IS NULL", [
+        userId,
+        key,
+      ]);
     },
   };
 }

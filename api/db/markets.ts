@@ -41,8 +41,16 @@ export function marketQueries(db: Db, views: string) {
   const bySlugSql = `SELECT * FROM (${allMarkets(views)}) markets WHERE slug = $1 LIMIT 1`;
 
   return {
-    async list(filter: { status?: string; limit: number; offset: number }): Promise<{ total: number; markets: MarketRow[] }> {
-      const { rows } = await db.query({ name: "markets_list", text: listSql, values: [filter.status ?? null, filter.limit, filter.offset] });
+    async list(filter: {
+      status?: string;
+      limit: number;
+      offset: number;
+    }): Promise<{ total: number; markets: MarketRow[] }> {
+      const { rows } = await db.query({
+        name: "markets_list",
+        text: listSql,
+        values: [filter.status ?? null, filter.limit, filter.offset],
+      });
       return { total: rows[0]?.total ?? 0, markets: rows.filter((row) => row.slug !== null) };
     },
 
@@ -60,7 +68,8 @@ export type DraftInput = {
   description: string;
   outcomes: string[];
   closesAt: Date;
-  liquidityUnits: bigint;
+  /** The LMSR parameter b in 6-decimal USDC units. */
+  bUnits: bigint;
   feeBps: number;
   contractAddress: string;
   createdBy: string;
@@ -71,20 +80,39 @@ export function draftQueries(db: Db, views: string) {
     /** Inserts the draft unless the slug is taken by a draft or a market; false when taken. */
     async create(draft: DraftInput): Promise<boolean> {
       const { rowCount } = await db.query(
-        `INSERT INTO api.market_draft (slug, id, title, description, outcomes, closes_at, liquidity, fee_bps, contract_address, created_by)
+        `INSERT INTO api.market_draft (slug, id, title, description, outcomes, closes_at, b, fee_bps, contract_address, created_by)
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
           WHERE NOT EXISTS (SELECT 1 FROM "${views}".market WHERE slug = $1)
          ON CONFLICT (slug) DO NOTHING`,
-        [draft.slug, draft.id, draft.title, draft.description, draft.outcomes, draft.closesAt, draft.liquidityUnits.toString(), draft.feeBps, draft.contractAddress, draft.createdBy],
+        [
+          draft.slug,
+          draft.id,
+          draft.title,
+          draft.description,
+          draft.outcomes,
+          draft.closesAt,
+          draft.bUnits.toString(),
+          draft.feeBps,
+          draft.contractAddress,
+          draft.createdBy,
+        ],
       );
       if (rowCount) await db.query("SELECT pg_notify('api_changes', 'market_draft')");
       return rowCount === 1;
     },
 
     async find(slug: string) {
-      const { rows } = await db.query("SELECT *, liquidity::text AS liquidity FROM api.market_draft WHERE slug = $1", [slug]);
+      const { rows } = await db.query("SELECT *, b::text AS b FROM api.market_draft WHERE slug = $1", [slug]);
       return rows[0] as
-        | { slug: string; title: string; description: string; outcomes: string[]; closes_at: Date; liquidity: string; fee_bps: number }
+        | {
+            slug: string;
+            title: string;
+            description: string;
+            outcomes: string[];
+            closes_at: Date;
+            b: string;
+            fee_bps: number;
+          }
         | undefined;
     },
   };

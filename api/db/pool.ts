@@ -1,4 +1,5 @@
 import pg from "pg";
+import type { Logger } from "pino";
 
 // Ponder stores bigint arrays as numeric(78)[], which pg would parse as floats; read them as
 // exact bigints, as Ponder does.
@@ -8,6 +9,23 @@ pg.types.setTypeParser(NUMERIC_ARRAY, pg.types.getTypeParser(INT8_ARRAY));
 
 export type Db = pg.Pool;
 
-export function createPool(databaseUrl: string, max: number): Db {
-  return new pg.Pool({ connectionString: databaseUrl, max, application_name: "prediction-market-api" });
+/** How long a request waits for a connection while the database is unreachable, before its 503. */
+const CONNECT_TIMEOUT_MS = 3_000;
+
+/**
+ * A pool that rides out a database restart: an idle connection that the server ends emits
+ * `'error'` on the pool, which would otherwise end the process; the pool drops that connection and
+ * opens new ones once the server is back, while requests meanwhile fail fast (503).
+ */
+export function createPool(options: { databaseUrl: string; max: number; logger: Logger }): Db {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.max,
+    application_name: "prediction-market-api",
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  pool.on("error", (error) =>
+    options.logger.warn({ err: error }, "database connection lost; it is replaced on next use"),
+  );
+  return pool;
 }

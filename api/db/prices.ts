@@ -18,8 +18,16 @@ export function priceQueries(db: Db, views: string) {
   return {
     async candles(market: string, interval: string, fromSeconds: number, toSeconds: number) {
       const [inRange, before] = await Promise.all([
-        db.query<CandleRow>({ name: "candles_range", text: rangeSql, values: [market, interval, fromSeconds, toSeconds] }),
-        db.query<{ close: number[] }>({ name: "candles_before", text: beforeSql, values: [market, interval, fromSeconds] }),
+        db.query<CandleRow>({
+          name: "candles_range",
+          text: rangeSql,
+          values: [market, interval, fromSeconds, toSeconds],
+        }),
+        db.query<{ close: number[] }>({
+          name: "candles_before",
+          text: beforeSql,
+          values: [market, interval, fromSeconds],
+        }),
       ]);
       return { candles: inRange.rows, closeBefore: before.rows[0]?.close ?? null };
     },

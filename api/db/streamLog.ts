@@ -109,7 +109,10 @@ export function streamLogQueries(db: Db, views: string) {
       try {
         let appended = 0;
         for (;;) {
-          const results = (await client.query(sync)) as unknown as pg.QueryResult<{ appended: number; announced: number }>[];
+          const results = (await client.query(sync)) as unknown as pg.QueryResult<{
+            appended: number;
+            announced: number;
+          }>[];
           const counts = results[2]!.rows[0]!;
           appended += counts.appended;
           if (counts.announced < options.batchSize) return appended;
@@ -123,7 +126,12 @@ export function streamLogQueries(db: Db, views: string) {
     },
 
     async after(seq: number, limit: number): Promise<StreamEventRow[]> {
-      const { rows } = await db.query<{ seq: string; type: StreamEventType; market_slug: string | null; data: unknown }>({
+      const { rows } = await db.query<{
+        seq: string;
+        type: StreamEventType;
+        market_slug: string | null;
+        data: unknown;
+      }>({
         name: "stream_after",
         // seq comes back as a string (pg's bigint); it is ordered as the number it is.
         text: `SELECT seq, type, market_slug, data FROM api.stream_event
@@ -136,13 +144,18 @@ export function streamLogQueries(db: Db, views: string) {
 
     /** The newest sequence number, 0 for an empty log. */
     async head(): Promise<number> {
-      const { rows } = await db.query<{ seq: string }>("SELECT coalesce(max(seq), 0)::text AS seq FROM api.stream_event");
+      const { rows } = await db.query<{ seq: string }>(
+        "SELECT coalesce(max(seq), 0)::text AS seq FROM api.stream_event",
+      );
       return Number(rows[0]!.seq);
     },
 
     /** Deletes events older than the retention window; returns how many. */
     async prune(retentionMs: number): Promise<number> {
-      const result = await db.query("DELETE FROM api.stream_event WHERE created_at < now() - $1 * interval '1 millisecond'", [retentionMs]);
+      const result = await db.query(
+        "DELETE FROM api.stream_event WHERE created_at < now() - $1 * interval '1 millisecond'",
+        [retentionMs],
+      );
       return result.rowCount ?? 0;
     },
   };

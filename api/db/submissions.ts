@@ -1,11 +1,16 @@
 import type { Db } from "./pool";
 
+/** The feature that sent a write: a lowercase label (`buy`, `tip`, `bond`, ...), open to new features. */
+export type WriteKind = string;
+
+export type SubmissionState = "prepared" | "submitted" | "failed";
+
 export type SubmissionRow = {
   id: string;
   user_id: string;
-  kind: "buy" | "sell" | "claim";
+  kind: WriteKind;
   request: unknown;
-  state: "prepared" | "submitted" | "failed";
+  state: SubmissionState;
   user_op_hash: string | null;
   tx_hash: string | null;
   error: string | null;
@@ -16,17 +21,26 @@ export type SubmissionRow = {
 
 export function submissionQueries(db: Db, views: string) {
   return {
-    async prepare(userId: string, kind: SubmissionRow["kind"], request: unknown, validUntilSeconds: number): Promise<string> {
+    /** Records a write about to be sent; its id names it until the operation has a hash. */
+    async prepare(submission: {
+      userId: string;
+      kind: WriteKind;
+      request: unknown;
+      validUntilSeconds: number;
+    }): Promise<string> {
       const { rows } = await db.query<{ id: string }>(
         "INSERT INTO api.submission (user_id, kind, request, state, valid_until) VALUES ($1, $2, $3, 'prepared', to_timestamp($4)) RETURNING id",
-        [userId, kind, JSON.stringify(request), validUntilSeconds],
+        [submission.userId, submission.kind, JSON.stringify(submission.request), submission.validUntilSeconds],
       );
       return rows[0]!.id;
     },
 
     /** Names the operation about to be sent: after a crash, the bundler can be asked about it. */
     async attach(id: string, userOpHash: string) {
-      await db.query("UPDATE api.submission SET user_op_hash = $2, updated_at = now() WHERE id = $1 AND state = 'prepared'", [id, userOpHash]);
+      await db.query(
+        "UPDATE api.submission SET user_op_hash = $2, updated_at = now() WHERE id = $1 AND state = 'prepared'",
+        [id, userOpHash],
+      );
     },
 
     /** Submissions whose send may have been cut short by a crash. */
@@ -47,7 +61,10 @@ export function submissionQueries(db: Db, views: string) {
     },
 
     async failed(id: string, error: string) {
-      await db.query("UPDATE api.submission SET state = 'failed', error = $2, updated_at = now() WHERE id = $1", [id, error]);
+      await db.query("UPDATE api.submission SET state = 'failed', error = $2, updated_at = now() WHERE id = $1", [
+        id,
+        error,
+      ]);
     },
 
     /** The caller's submission by user operation hash, with what the indexer knows of it. */
@@ -61,20 +78,21 @@ export function submissionQueries(db: Db, views: string) {
           WHERE s.user_id = $1 AND s.user_op_hash = $2`,
         [userId, userOpHash.toLowerCase()],
       );
-      return rows[0] as
-        | {
-            state: SubmissionRow["state"];
-            tx_hash: string | null;
-            error: string | null;
-            valid_until: Date;
-            kind: string;
-            success: boolean | null;
-            block_number: string | null;
-            timestamp: string | null;
-            indexed_tx_hash: string | null;
-            revert_reason: string | null;
-          }
-        | undefined;
+      return rows[0] as SubmissionStatusRow | undefined;
     },
   };
 }
+
+/** A submission with what the indexer knows of its user operation (null columns: not indexed yet). */
+export type SubmissionStatusRow = {
+  state: SubmissionState;
+  tx_hash: string | null;
+  error: string | null;
+  valid_until: Date;
+  kind: WriteKind;
+  success: boolean | null;
+  block_number: string | null;
+  timestamp: string | null;
+  indexed_tx_hash: string | null;
+  revert_reason: string | null;
+};

@@ -45,7 +45,11 @@ export function walletQueries(db: Db) {
           return { allowed: false, retryAfterSeconds: wait };
         }
         const { amount, txHash, result } = await grant();
-        await client.query("INSERT INTO api.faucet_grant (user_id, amount, tx_hash) VALUES ($1, $2, $3)", [userId, amount.toString(), txHash]);
+        await client.query("INSERT INTO api.faucet_grant (user_id, amount, tx_hash) VALUES ($1, $2, $3)", [
+          userId,
+          amount.toString(),
+          txHash,
+        ]);
         await client.query("COMMIT");
         return { allowed: true, result };
       } catch (error) {

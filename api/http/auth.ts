@@ -21,3 +21,10 @@ export const requireAdmin = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   if (!c.var.user.isAdmin) throw new ApiError(403, "forbidden", "this operation needs the admin role");
   await next();
 };
+
+/** After requireUser: only verified users (`email_verified: true`, or the role `verified`). */
+export const requireVerified = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (!c.var.user.verified)
+    throw new ApiError(403, "forbidden", "this operation needs a verified user (email_verified or the verified role)");
+  await next();
+};

@@ -8,7 +8,12 @@ import { cors } from "hono/cors";
 const EXPOSED = "X-Request-Id";
 
 export function readCors(): MiddlewareHandler {
-  const preflight = cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], exposeHeaders: [EXPOSED], maxAge: 600 });
+  const preflight = cors({
+    origin: "*",
+    allowMethods: ["GET", "HEAD", "OPTIONS"],
+    exposeHeaders: [EXPOSED],
+    maxAge: 600,
+  });
   return async (c, next) => {
     if (c.req.method === "OPTIONS") return preflight(c, next);
     c.header("Access-Control-Allow-Origin", "*");

@@ -1,16 +1,25 @@
 // What every request handler finds on its context.
 import type { Logger } from "pino";
-import type { Config } from "../config";
-import type { draftQueries, marketQueries } from "../db/markets";
-import type { priceQueries } from "../db/prices";
-import type { tradeQueries } from "../db/trades";
-import type { Db } from "../db/pool";
-import type { walletQueries } from "../db/wallets";
-import type { submissionQueries } from "../db/submissions";
-import type { idempotencyQueries } from "../db/idempotency";
 import type { User } from "../auth/verifier";
 import type { ChainAccess } from "../chain/access";
+import type { Config } from "../config";
+import type { commentQueries } from "../db/comments";
+import type { idempotencyQueries } from "../db/idempotency";
+import type { draftQueries, marketQueries } from "../db/markets";
+import type { paymentQueries } from "../db/payments";
+import type { Db } from "../db/pool";
+import type { postQueries } from "../db/posts";
+import type { priceQueries } from "../db/prices";
+import type { profileQueries } from "../db/profiles";
+import type { researchCorpusQueries } from "../db/researchCorpus";
+import type { submissionQueries } from "../db/submissions";
+import type { tipQueries } from "../db/tips";
+import type { tradeQueries } from "../db/trades";
+import type { walletQueries } from "../db/wallets";
+import type { ViewCounter } from "../journal/viewCounter";
+import type { PaidResearch } from "../research/paidResearch";
 import type { StreamHub } from "../stream/hub";
+import type { ReadCache } from "./readCache";
 
 export type Queries = {
   pool: Db;
@@ -21,6 +30,12 @@ export type Queries = {
   wallets: ReturnType<typeof walletQueries>;
   submissions: ReturnType<typeof submissionQueries>;
   idempotency: ReturnType<typeof idempotencyQueries>;
+  posts: ReturnType<typeof postQueries>;
+  profiles: ReturnType<typeof profileQueries>;
+  comments: ReturnType<typeof commentQueries>;
+  tips: ReturnType<typeof tipQueries>;
+  payments: ReturnType<typeof paymentQueries>;
+  researchCorpus: ReturnType<typeof researchCorpusQueries>;
 };
 
 export type AppEnv = {
@@ -32,9 +47,15 @@ export type AppEnv = {
     verifyToken: (authorization: string | undefined) => Promise<User>;
     /** Set by requireUser on authenticated routes. */
     user: User;
+    /** Public reads kept until the data under them changes; absent when READ_CACHE_TTL_MS is 0. */
+    readCache?: ReadCache;
+    /** Counts post views in memory and writes them in batches. */
+    postViews: ViewCounter;
     /** Absent when the API runs without RPC_URL (reads only). */
     chain?: ChainAccess;
     /** Absent when the process does not serve the live stream (tests of single routes). */
     stream?: StreamHub;
+    /** Paid research: its providers, payment network and x402 payment gate. */
+    paidResearch?: PaidResearch;
   };
 };

@@ -11,13 +11,24 @@ export class ReadCache {
   generation = 0;
 
   constructor(
-    private readonly options: { ttlMs: number; maxEntries: number; enabled: () => boolean },
+    private readonly options: {
+      ttlMs: number;
+      maxEntries: number;
+      /** Off while changes cannot be heard (the change listener is disconnected). */
+      enabled: () => boolean;
+      /** Milliseconds on a monotonic clock; tests pass their own. */
+      now?: () => number;
+    },
   ) {}
+
+  private now() {
+    return this.options.now ? this.options.now() : performance.now();
+  }
 
   get(key: string): string | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (!this.options.enabled() || performance.now() - entry.storedAt > this.options.ttlMs) {
+    if (!this.options.enabled() || this.now() - entry.storedAt > this.options.ttlMs) {
       this.entries.delete(key);
       return undefined;
     }
@@ -27,7 +38,7 @@ export class ReadCache {
   set(key: string, body: string, generation: number) {
     if (!this.options.enabled() || generation !== this.generation) return;
     if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { body, storedAt: performance.now() });
+    this.entries.set(key, { body, storedAt: this.now() });
   }
 
   clear() {
@@ -46,8 +57,14 @@ export const cacheReads = (cache: ReadCache): MiddlewareHandler => {
   const hit = (c: Parameters<MiddlewareHandler>[0], body: string) =>
     c.body(body, 200, { "content-type": "application/json", "x-cache": "hit" });
 
+  // Hono's router may run a middleware twice in one request (seen for a path that is its own pattern:
+  // `/api/markets/*` taken literally); the second run would wait for the first's answer, which
+  // waits for it.
+  const passed = new WeakSet<Request>();
+
   return async (c, next) => {
-    if (c.req.method !== "GET") return next();
+    if (c.req.method !== "GET" || passed.has(c.req.raw)) return next();
+    passed.add(c.req.raw);
     const key = c.req.url;
     const cached = cache.get(key);
     if (cached !== undefined) return hit(c, cached);
@@ -74,3 +91,21 @@ export const cacheReads = (cache: ReadCache): MiddlewareHandler => {
     }
   };
 };
+
+/**
+ * A value kept in the cache as JSON under `key`, or loaded (and kept, unless the data changed
+ * meanwhile). For answers that are not one cacheable response as a whole, such as a post whose
+ * views this process adds on top.
+ */
+export async function cachedValue<T>(
+  cache: ReadCache | undefined,
+  key: string,
+  load: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const kept = cache?.get(key);
+  if (kept !== undefined) return JSON.parse(kept) as T;
+  const generation = cache?.generation ?? 0;
+  const value = await load();
+  if (cache && value !== undefined) cache.set(key, JSON.stringify(value), generation);
+  return value;
+}

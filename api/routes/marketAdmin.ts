@@ -1,61 +1,101 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { getAddress, keccak256, parseUnits, toHex, type Address } from "viem";
+import { type Address, getAddress, keccak256, toHex } from "viem";
+import { MAX_B_USDC, MAX_FEE_BPS, MAX_OUTCOMES, MIN_B_USDC, MIN_OUTCOMES, toUsdcUnits } from "../../constants";
 import { deployMarket, MarketRevertedError, predictedMarketAddress, settleMarket } from "../chain/marketOperator";
 import { BEARER_AUTH, requireAdmin, requireUser } from "../http/auth";
-import { honourIdempotencyKey } from "../http/idempotency";
 import type { AppEnv } from "../http/env";
-import { ApiError, badRequest, errorResponses } from "../http/errors";
+import {
+  ApiError,
+  badRequest,
+  chainUnavailable,
+  errorResponses,
+  marketAlreadyActive,
+  marketNotFound,
+} from "../http/errors";
+import { honourIdempotencyKey } from "../http/idempotency";
+import { MarketSlug, SlugParam, Text } from "./schemas";
 
 const DraftBody = z
   .object({
-    slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "lowercase words joined by hyphens").max(100),
-    title: z.string().min(1).max(200),
-    description: z.string().min(1).max(5000).openapi({ description: "resolution wording" }),
+    slug: MarketSlug,
+    title: Text(200),
+    description: Text(5000).openapi({ description: "resolution wording" }),
     outcomes: z
-      .array(z.string().min(1).max(60))
-      .min(2)
-      .max(8)
+      .array(Text(60))
+      .min(MIN_OUTCOMES)
+      .max(MAX_OUTCOMES)
       .refine((names) => new Set(names).size === names.length, "outcome names must be unique")
       .refine((names) => !names.includes("timestamp"), "`timestamp` is reserved by price points"),
     closesAt: z.iso.datetime({ offset: true }),
-    liquidity: z.number().min(1).max(1_000_000).default(1000).openapi({ description: "LMSR b in USDC; the house funds b·ln n at activation" }),
-    feeBps: z.number().int().min(0).max(1000).default(50),
+    b: z.number().min(MIN_B_USDC).max(MAX_B_USDC).default(1000).openapi({
+      description:
+        "the LMSR liquidity parameter b, in USDC: larger b moves prices less per trade; the house funds b·ln n at activation, its worst-case loss (not to be confused with a market's `liquidity`, the USDC it holds)",
+      example: 1000,
+    }),
+    feeBps: z.number().int().min(0).max(MAX_FEE_BPS).default(50),
   })
   .openapi("MarketDraft");
 
 const Activation = z
-  .object({ slug: z.string(), status: z.literal("active"), contractAddress: z.string(), chainId: z.number(), txHash: z.string() })
+  .object({
+    slug: z.string(),
+    status: z.literal("active"),
+    contractAddress: z.string(),
+    chainId: z.number(),
+    txHash: z.string(),
+  })
   .openapi("MarketActivation");
-const Settlement = z.object({ slug: z.string(), status: z.enum(["resolved", "voided"]), resolvedOutcome: z.string().nullable(), txHash: z.string() }).openapi("MarketSettlement");
-const SlugParam = z.object({ slug: z.string().min(1).openapi({ param: { name: "slug", in: "path" } }) });
+const Settlement = z
+  .object({
+    slug: z.string(),
+    status: z.enum(["resolved", "voided"]),
+    resolvedOutcome: z.string().nullable(),
+    txHash: z.string(),
+  })
+  .openapi("MarketSettlement");
 
 const createDraftRoute = createRoute({
   method: "post",
   path: "/api/markets",
+  operationId: "createMarketDraft",
   tags: ["Market lifecycle"],
   summary: "Create a draft market (admin)",
   security: BEARER_AUTH,
   middleware: [requireUser(), requireAdmin(), honourIdempotencyKey()] as const,
   request: { body: { required: true, content: { "application/json": { schema: DraftBody } } } },
   responses: {
-    201: { description: "the draft, status pending", content: { "application/json": { schema: z.object({ slug: z.string(), id: z.string(), status: z.literal("pending"), contractAddress: z.string() }) } } },
-    ...errorResponses(400, 401, 403, 409),
+    201: {
+      description: "the draft, status pending",
+      content: {
+        "application/json": {
+          schema: z.strictObject({
+            slug: z.string(),
+            id: z.string(),
+            status: z.literal("pending"),
+            contractAddress: z.string(),
+          }),
+        },
+      },
+    },
+    ...errorResponses(400, 401, 403, 409, 413, 415, 503),
   },
 });
 
 const activateRoute = createRoute({
   method: "post",
   path: "/api/markets/{slug}/activate",
+  operationId: "activateMarket",
   tags: ["Market lifecycle"],
   summary: "Deploy the contract of a pending market",
-  description: "Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined.",
+  description:
+    "Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined.",
   security: BEARER_AUTH,
   middleware: [requireUser(), honourIdempotencyKey()] as const,
   request: { params: SlugParam },
   responses: {
     200: { description: "deployed", content: { "application/json": { schema: Activation } } },
-    ...errorResponses(401, 404, 409, 503),
+    ...errorResponses(400, 401, 404, 409, 413, 415, 503),
   },
 });
 
@@ -66,27 +106,32 @@ const settlementRoute = {
   middleware: [requireUser(), requireAdmin(), honourIdempotencyKey()],
   responses: {
     200: { description: "settled on chain", content: { "application/json": { schema: Settlement } } },
-    ...errorResponses(400, 401, 403, 404, 409, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
   },
 };
 
 const resolveRoute = createRoute({
   ...settlementRoute,
   path: "/api/markets/{slug}/resolve",
+  operationId: "resolveMarket",
   summary: "Resolve a market to its winning outcome (admin); an active market is closed first",
-  request: { params: SlugParam, body: { required: true, content: { "application/json": { schema: z.object({ outcome: z.string().min(1) }) } } } },
+  request: {
+    params: SlugParam,
+    body: { required: true, content: { "application/json": { schema: z.strictObject({ outcome: Text(60) }) } } },
+  },
 });
 
 const voidRoute = createRoute({
   ...settlementRoute,
   path: "/api/markets/{slug}/void",
+  operationId: "voidMarket",
   summary: "Void a market (admin): every outcome token then redeems at 1/n",
   request: { params: SlugParam },
 });
 
 const requireOperator = (c: { var: AppEnv["Variables"] }) => {
   const chain = c.var.chain;
-  if (!chain?.operator) throw new ApiError(503, "chain_unavailable", "this API instance cannot send transactions");
+  if (!chain?.operator) throw chainUnavailable();
   return chain;
 };
 
@@ -103,23 +148,26 @@ export const marketAdminRoutes = new OpenAPIHono<AppEnv>()
       description: body.description,
       outcomes: body.outcomes,
       closesAt: new Date(body.closesAt),
-      liquidityUnits: parseUnits(String(body.liquidity), 6),
+      bUnits: toUsdcUnits(body.b),
       feeBps: body.feeBps,
       contractAddress,
       createdBy: c.var.user.id,
     });
     if (!created) throw new ApiError(409, "slug_taken", "a market with this slug exists");
-    return c.json({ slug: body.slug, id: keccak256(toHex(body.slug)), status: "pending" as const, contractAddress }, 201);
+    return c.json(
+      { slug: body.slug, id: keccak256(toHex(body.slug)), status: "pending" as const, contractAddress },
+      201,
+    );
   })
   .openapi(activateRoute, async (c) => {
     const { slug } = c.req.valid("param");
     const chain = requireOperator(c);
     const draft = await c.var.db.drafts.find(slug);
     const market = await c.var.db.markets.bySlug(slug);
-    if (!draft && !market) throw new ApiError(404, "not_found", "market not found");
-    if (market && market.status !== "pending") throw new ApiError(409, "already_active", "the market is already activated");
+    if (!draft && !market) throw marketNotFound();
+    if (market && market.status !== "pending") throw marketAlreadyActive();
     const existing = await chain.publicClient.getCode({ address: await predictedMarketAddress(chain, slug) });
-    if (existing) throw new ApiError(409, "already_active", "the market is already activated");
+    if (existing) throw marketAlreadyActive();
     try {
       const { address, txHash } = await deployMarket(chain, {
         slug,
@@ -127,24 +175,37 @@ export const marketAdminRoutes = new OpenAPIHono<AppEnv>()
         description: draft!.description,
         outcomes: draft!.outcomes,
         closesAt: draft!.closes_at,
-        liquidity: BigInt(draft!.liquidity),
+        b: BigInt(draft!.b),
         feeBps: draft!.fee_bps,
       });
-      return c.json({ slug, status: "active" as const, contractAddress: getAddress(address), chainId: chain.deployment.chainId, txHash }, 200);
+      return c.json(
+        {
+          slug,
+          status: "active" as const,
+          contractAddress: getAddress(address),
+          chainId: chain.deployment.chainId,
+          txHash,
+        },
+        200,
+      );
     } catch (error) {
-      if (error instanceof MarketRevertedError && error.reason === "MarketExists") throw new ApiError(409, "already_active", "the market is already activated");
-      if (error instanceof MarketRevertedError) throw new ApiError(409, "activation_refused", error.message);
+      if (error instanceof MarketRevertedError && error.reason === "MarketExists") throw marketAlreadyActive();
+      if (error instanceof MarketRevertedError)
+        throw new ApiError(409, "activation_refused", error.message, undefined, { cause: error });
       throw error;
     }
   })
-  .openapi(resolveRoute, async (c) => settle(c as unknown as Context<AppEnv>, c.req.valid("param").slug, c.req.valid("json")))
+  .openapi(resolveRoute, async (c) =>
+    settle(c as unknown as Context<AppEnv>, c.req.valid("param").slug, c.req.valid("json")),
+  )
   .openapi(voidRoute, async (c) => settle(c as unknown as Context<AppEnv>, c.req.valid("param").slug, undefined));
 
 async function settle(c: Context<AppEnv>, slug: string, resolve: { outcome?: string } | undefined) {
   const chain = requireOperator(c);
   const market = await c.var.db.markets.bySlug(slug);
-  if (!market || !market.contract_address) throw new ApiError(404, "not_found", "market not found");
-  if (market.status === "resolved" || market.status === "voided") throw new ApiError(409, "already_settled", `the market is already ${market.status}`);
+  if (!market?.contract_address) throw marketNotFound();
+  if (market.status === "resolved" || market.status === "voided")
+    throw new ApiError(409, "already_settled", `the market is already ${market.status}`);
   let action: { resolve: number } | "void" = "void";
   if (resolve) {
     const index = market.outcomes.indexOf(resolve.outcome ?? "");
@@ -154,9 +215,18 @@ async function settle(c: Context<AppEnv>, slug: string, resolve: { outcome?: str
   try {
     // An active market is closed first: it may resolve only once trading has stopped.
     const txHash = await settleMarket(chain, market.contract_address as Address, action, market.status === "active");
-    return c.json({ slug, status: action === "void" ? ("voided" as const) : ("resolved" as const), resolvedOutcome: resolve?.outcome ?? null, txHash }, 200 as const);
+    return c.json(
+      {
+        slug,
+        status: action === "void" ? ("voided" as const) : ("resolved" as const),
+        resolvedOutcome: resolve?.outcome ?? null,
+        txHash,
+      },
+      200 as const,
+    );
   } catch (error) {
-    if (error instanceof MarketRevertedError) throw new ApiError(409, "settlement_refused", error.message);
+    if (error instanceof MarketRevertedError)
+      throw new ApiError(409, "settlement_refused", error.message, undefined, { cause: error });
     throw error;
   }
 }

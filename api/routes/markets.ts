@@ -1,13 +1,14 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { badRequest, errorResponses, notFound } from "../http/errors";
-import type { AppEnv } from "../http/env";
-import { byOutcome, isoFromSeconds, usdc } from "../format";
+import { usdcNumber } from "../../constants";
 import type { MarketRow } from "../db/markets";
+import { byOutcome, isoFromSeconds } from "../format";
+import type { AppEnv } from "../http/env";
+import { errorResponses, marketNotFound } from "../http/errors";
+import { fillPriceSeries, MAX_PRICE_POINTS, priceWindow } from "../priceSeries";
+import { SlugParam } from "./schemas";
 
 export const MAX_MARKETS_LIMIT = 200;
-export const MAX_PRICE_POINTS = 1000;
-const INTERVAL_SECONDS = { "1h": 3600, "4h": 14_400, "1d": 86_400 } as const;
 
 const MarketStatus = z.enum(["pending", "active", "closed", "resolved", "voided"]).openapi({
   description:
@@ -21,7 +22,10 @@ const MarketListEntry = z
     title: z.string(),
     status: MarketStatus,
     outcomes: z.array(z.string()).openapi({ example: ["Yes", "No"] }),
-    prices: z.record(z.string(), z.number()).openapi({ description: "USDC per token for each outcome, keyed by outcome name", example: { Yes: 0.62, No: 0.38 } }),
+    prices: z.record(z.string(), z.number()).openapi({
+      description: "USDC per token for each outcome, keyed by outcome name",
+      example: { Yes: 0.62, No: 0.38 },
+    }),
     volume: z.number().openapi({ description: "USDC traded, fees included" }),
     liquidity: z.number().openapi({ description: "USDC held by the market contract" }),
     createdAt: z.string().openapi({ format: "date-time" }),
@@ -31,16 +35,22 @@ const MarketListEntry = z
 
 const MarketDetail = MarketListEntry.extend({
   description: z.string().openapi({ description: "resolution wording" }),
-  contractAddress: z.string().nullable().openapi({ description: "the market contract; for a draft, the CREATE2 address activation will deploy to (null if not known yet)" }),
+  contractAddress: z.string().nullable().openapi({
+    description:
+      "the market contract; for a draft, the CREATE2 address activation will deploy to (null if not known yet)",
+  }),
   chainId: z.number().openapi({ example: 2010111 }),
-  resolvedOutcome: z.string().nullable().openapi({ description: "the winning outcome's name once resolved, otherwise null" }),
+  resolvedOutcome: z
+    .string()
+    .nullable()
+    .openapi({ description: "the winning outcome's name once resolved, otherwise null" }),
 }).openapi("MarketDetail");
-
-const SlugParam = z.object({ slug: z.string().min(1).max(200).openapi({ param: { name: "slug", in: "path" }, example: "fed-cuts-rates-march-2027" }) });
 
 const listRoute = createRoute({
   method: "get",
   path: "/api/markets",
+  operationId: "listMarkets",
+  security: [],
   tags: ["Markets"],
   summary: "List markets",
   description: `Newest first. Drafts (status \`pending\`) are listed with the indexed markets. \`limit\` is at most ${MAX_MARKETS_LIMIT}.`,
@@ -54,27 +64,37 @@ const listRoute = createRoute({
   responses: {
     200: {
       description: "a page of markets",
-      content: { "application/json": { schema: z.object({ markets: z.array(MarketListEntry), total: z.number(), limit: z.number(), offset: z.number() }).openapi("MarketList") } },
+      content: {
+        "application/json": {
+          schema: z
+            .object({ markets: z.array(MarketListEntry), total: z.number(), limit: z.number(), offset: z.number() })
+            .openapi("MarketList"),
+        },
+      },
     },
-    ...errorResponses(400),
+    ...errorResponses(400, 503),
   },
 });
 
 const detailRoute = createRoute({
   method: "get",
   path: "/api/markets/{slug}",
+  operationId: "getMarket",
+  security: [],
   tags: ["Markets"],
   summary: "Market detail",
   request: { params: SlugParam },
   responses: {
     200: { description: "the market", content: { "application/json": { schema: MarketDetail } } },
-    ...errorResponses(400, 404),
+    ...errorResponses(400, 404, 503),
   },
 });
 
 const pricesRoute = createRoute({
   method: "get",
   path: "/api/markets/{slug}/prices",
+  operationId: "getMarketPrices",
+  security: [],
   tags: ["Markets"],
   summary: "Price history",
   description: `One point per bucket from \`from\` (default: the market's creation, or as far back as the point limit allows) to \`to\` (default: now, or the latest trade if later); each point is the last price in its bucket, and a bucket without trades carries the previous price forward. At most ${MAX_PRICE_POINTS} points: a longer range is a 400 naming \`from\`.`,
@@ -97,7 +117,8 @@ const pricesRoute = createRoute({
               interval: z.enum(["1h", "4h", "1d"]),
               prices: z.array(
                 z.record(z.string(), z.union([z.string(), z.number()])).openapi({
-                  description: "`timestamp`, the start of the bucket (ISO 8601), and one number per outcome, named by the outcome",
+                  description:
+                    "`timestamp`, the start of the bucket (ISO 8601), and one number per outcome, named by the outcome",
                   example: { timestamp: "2026-11-22T10:00:00.000Z", Yes: 0.62, No: 0.38 },
                 }),
               ),
@@ -106,7 +127,7 @@ const pricesRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400, 404),
+    ...errorResponses(400, 404, 503),
   },
 });
 
@@ -120,8 +141,8 @@ function listEntry(row: MarketRow) {
     status: row.status as z.infer<typeof MarketStatus>,
     outcomes: row.outcomes,
     prices: byOutcome(row.outcomes, row.prices ?? uniformPrices(row.outcomes.length)),
-    volume: usdc(row.volume),
-    liquidity: usdc(row.liquidity),
+    volume: usdcNumber(row.volume),
+    liquidity: usdcNumber(row.liquidity),
     createdAt: isoFromSeconds(row.created_at),
     closesAt: isoFromSeconds(row.closes_at),
   };
@@ -135,7 +156,7 @@ export const marketRoutes = new OpenAPIHono<AppEnv>()
   })
   .openapi(detailRoute, async (c) => {
     const row = await c.var.db.markets.bySlug(c.req.valid("param").slug);
-    if (!row) throw notFound("market");
+    if (!row) throw marketNotFound();
     return c.json(
       {
         ...listEntry(row),
@@ -150,35 +171,29 @@ export const marketRoutes = new OpenAPIHono<AppEnv>()
   .openapi(pricesRoute, async (c) => {
     const { interval, from, to } = c.req.valid("query");
     const row = await c.var.db.markets.bySlug(c.req.valid("param").slug);
-    if (!row) throw notFound("market");
-    const size = INTERVAL_SECONDS[interval];
-    const bucket = (seconds: number) => seconds - (seconds % size);
-
-    const toSeconds = to ? Math.floor(Date.parse(to) / 1000) : Math.floor(Date.now() / 1000);
-    const created = Number(row.created_at);
-    const fromSeconds = from ? Math.floor(Date.parse(from) / 1000) : Math.max(created, toSeconds - (MAX_PRICE_POINTS - 1) * size);
-    if (fromSeconds > toSeconds) throw badRequest("from", "must not be after to");
-    // The bound applies to the range asked for, so the same request always gets the same answer.
-    if ((bucket(toSeconds) - bucket(fromSeconds)) / size + 1 > MAX_PRICE_POINTS) {
-      throw badRequest("from", `the range holds more than ${MAX_PRICE_POINTS} ${interval} points; narrow from/to or use a longer interval`);
-    }
-    const first = bucket(Math.max(fromSeconds, created));
-    const last = bucket(toSeconds);
-    if (row.status === "pending" || last < first) return c.json({ slug: row.slug, interval, prices: [] }, 200);
+    if (!row) throw marketNotFound();
+    const window = priceWindow({
+      interval,
+      fromSeconds: from ? Math.floor(Date.parse(from) / 1000) : undefined,
+      toSeconds: to ? Math.floor(Date.parse(to) / 1000) : Math.floor(Date.now() / 1000),
+      createdSeconds: Number(row.created_at),
+    });
+    if (row.status === "pending" || !window) return c.json({ slug: row.slug, interval, prices: [] }, 200);
 
     // Without `to`, the series runs to now, or to the latest trade if the chain's clock is ahead.
-    const upTo = to ? last : Number.MAX_SAFE_INTEGER;
-    const { candles, closeBefore } = await c.var.db.prices.candles(row.contract_address!, interval, first, upTo);
+    const upTo = to ? window.last : Number.MAX_SAFE_INTEGER;
+    const { candles, closeBefore } = await c.var.db.prices.candles(row.contract_address!, interval, window.first, upTo);
     const closes = new Map(candles.map((candle) => [Number(candle.bucket_start), candle.close]));
-    const end = to ? last : Math.max(last, ...closes.keys());
-    if ((end - first) / size + 1 > MAX_PRICE_POINTS) {
-      throw badRequest("from", `the range holds more than ${MAX_PRICE_POINTS} ${interval} points; narrow from/to or use a longer interval`);
-    }
-    let current = closeBefore ?? uniformPrices(row.outcomes.length);
-    const prices = [];
-    for (let start = first; start <= end; start += size) {
-      current = closes.get(start) ?? current;
-      prices.push({ timestamp: isoFromSeconds(start), ...byOutcome(row.outcomes, current) });
-    }
+    const points = fillPriceSeries({
+      window,
+      interval,
+      end: to ? window.last : Math.max(window.last, ...closes.keys()),
+      closes,
+      opening: closeBefore ?? uniformPrices(row.outcomes.length),
+    });
+    const prices = points.map((point) => ({
+      timestamp: isoFromSeconds(point.start),
+      ...byOutcome(row.outcomes, point.prices),
+    }));
     return c.json({ slug: row.slug, interval, prices }, 200);
   });

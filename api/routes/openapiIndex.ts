@@ -6,7 +6,12 @@ export const OPENAPI_PATH = "/openapi/api.json";
 const SpecIndex = z
   .object({
     specs: z.array(
-      z.object({ name: z.string(), title: z.string(), openapi: z.string(), url: z.string().openapi({ example: OPENAPI_PATH }) }),
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        openapi: z.string(),
+        url: z.string().openapi({ example: OPENAPI_PATH }),
+      }),
     ),
   })
   .openapi("SpecIndex");
@@ -14,9 +19,13 @@ const SpecIndex = z
 const indexRoute = createRoute({
   method: "get",
   path: "/openapi/index.json",
+  operationId: "listSpecifications",
+  security: [],
   tags: ["Discovery"],
   summary: "The machine-readable specifications this service publishes",
-  responses: { 200: { description: "the list of specifications", content: { "application/json": { schema: SpecIndex } } } },
+  responses: {
+    200: { description: "the list of specifications", content: { "application/json": { schema: SpecIndex } } },
+  },
 });
 
 export const openapiIndexRoutes = new OpenAPIHono<AppEnv>().openapi(indexRoute, (c) =>

@@ -1,9 +1,10 @@
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { ApiError, badRequest, errorResponses, notFound } from "../http/errors";
-import type { AppEnv } from "../http/env";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { StreamEventType } from "../db/streamLog";
+import type { AppEnv } from "../http/env";
+import { ApiError, badRequest, errorResponses, marketNotFound } from "../http/errors";
+import { MarketSlug } from "./schemas";
 
 export const ConnectedEvent = z
   .object({ ok: z.literal(true), clientId: z.string(), ts: z.number().openapi({ description: "epoch milliseconds" }) })
@@ -15,13 +16,18 @@ export const TradeEvent = z
     id: z.string().openapi({ description: "the trade: `<txHash>-<logIndex>`" }),
     userId: z.string().openapi({ description: "the trader's wallet address (the API never reveals who signed in)" }),
     side: z.string().openapi({ description: "the outcome's name in upper case", example: "YES" }),
-    amount: z.string().openapi({ description: "USDC paid (buy, fee included) or received (sell), decimal", example: "12.5" }),
+    amount: z
+      .string()
+      .openapi({ description: "USDC paid (buy, fee included) or received (sell), decimal", example: "12.5" }),
     question: z.string().openapi({ description: "the market's title" }),
     marketId: z.string(),
     entryPrice: z.number().openapi({ description: "average USDC per token of this trade" }),
     txHash: z.string(),
     createdAt: z.string().openapi({ format: "date-time", description: "the block's time" }),
-    txId: z.string().openapi({ description: "the user operation hash for trades sent through the API (as returned by buy/sell), otherwise the transaction hash" }),
+    txId: z.string().openapi({
+      description:
+        "the user operation hash for trades sent through the API (as returned by buy/sell), otherwise the transaction hash",
+    }),
     marketSlug: z.string(),
     outcome: z.string().openapi({ description: "the outcome's name as the market spells it" }),
     outcomeIndex: z.number().int(),
@@ -47,37 +53,48 @@ export const CommentEvent = z
     type: z.literal("comment"),
     id: z.string(),
     userId: z.string(),
-    targetType: z.enum(["market", "post"]),
+    targetType: z.enum(["market", "blog"]).openapi({ description: "as GET /api/comments names it" }),
     targetId: z.string().openapi({ description: "the market's slug or the post's id" }),
     body: z.string(),
     parentId: z.string().nullable().openapi({ description: "the comment replied to; null for a top-level comment" }),
     isDuel: z.boolean().openapi({ description: "a duel stance" }),
     createdAt: z.string().openapi({ format: "date-time" }),
+    stance: z.string().nullable().openapi({
+      description: "a duel's side: an outcome of the market, or `agree`/`disagree` on a post; null otherwise",
+    }),
   })
   .openapi("StreamCommentEvent");
 
 const FILTERABLE_TYPES = ["trade", "comment"] as const;
 
 const StreamQuery = z.object({
-  marketSlug: z.string().min(1).max(200).optional().openapi({ description: "only this market's trades, retractions and comments" }),
-  types: z
-    .string()
-    .optional()
-    .openapi({ description: "comma-separated subset of `trade,comment`; default both. Retractions come with `trade`.", example: "trade" }),
+  marketSlug: MarketSlug.optional().openapi({ description: "only this market's trades, retractions and comments" }),
+  types: z.string().max(100).optional().openapi({
+    description: "comma-separated subset of `trade,comment`; default both. Retractions come with `trade`.",
+    example: "trade",
+  }),
   lastEventId: z
     .string()
     .regex(/^\d{1,15}$/, "must be an event id")
     .optional()
-    .openapi({ description: "resume after this event id, for clients that cannot send the Last-Event-ID header; the header wins" }),
+    .openapi({
+      description: "resume after this event id, for clients that cannot send the Last-Event-ID header; the header wins",
+    }),
 });
 
 const StreamHeaders = z.object({
-  "last-event-id": z.string().regex(/^\d{1,15}$/, "must be an event id").optional().openapi({ description: "resume after this event id (EventSource sends it on reconnect)" }),
+  "last-event-id": z
+    .string()
+    .regex(/^\d{1,15}$/, "must be an event id")
+    .optional()
+    .openapi({ description: "resume after this event id (EventSource sends it on reconnect)" }),
 });
 
 const streamRoute = createRoute({
   method: "get",
   path: "/api/trade/stream",
+  operationId: "streamEvents",
+  security: [],
   tags: ["Stream"],
   summary: "Live trades and comments (Server-Sent Events)",
   description: [
@@ -105,7 +122,8 @@ function parseTypes(types: string | undefined): Set<StreamEventType> {
   const names = types === undefined ? [...FILTERABLE_TYPES] : types.split(",").map((name) => name.trim());
   const chosen = new Set<StreamEventType>();
   for (const name of names) {
-    if (!(FILTERABLE_TYPES as readonly string[]).includes(name)) throw badRequest("types", `unknown event type "${name}"; use trade, comment`);
+    if (!(FILTERABLE_TYPES as readonly string[]).includes(name))
+      throw badRequest("types", `unknown event type "${name}"; use trade, comment`);
     chosen.add(name as StreamEventType);
   }
   if (chosen.has("trade")) chosen.add("retract");
@@ -119,12 +137,17 @@ export const streamRoutes = new OpenAPIHono<AppEnv & { Bindings: HttpBindings }>
   const stream = c.var.stream;
   const outgoing = c.env?.outgoing;
   if (!stream || !outgoing) throw new ApiError(503, "stream_unavailable", "the stream is not served by this process");
-  if (!acceptsEventStream(c.req.header("accept"))) throw new ApiError(406, "not_acceptable", "this endpoint answers text/event-stream");
+  if (!acceptsEventStream(c.req.header("accept")))
+    throw new ApiError(406, "not_acceptable", "this endpoint answers text/event-stream");
   const query = c.req.valid("query");
   const resumeFrom = c.req.valid("header")["last-event-id"] ?? query.lastEventId;
   const types = parseTypes(query.types);
-  if (query.marketSlug && !(await c.var.db.markets.bySlug(query.marketSlug)) && !(await c.var.db.drafts.find(query.marketSlug))) {
-    throw notFound("market");
+  if (
+    query.marketSlug &&
+    !(await c.var.db.markets.bySlug(query.marketSlug)) &&
+    !(await c.var.db.drafts.find(query.marketSlug))
+  ) {
+    throw marketNotFound();
   }
   if (stream.stats.clients >= c.var.config.STREAM_MAX_CLIENTS) {
     throw new ApiError(503, "too_many_clients", "this process holds as many stream clients as it may; retry shortly");

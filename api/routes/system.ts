@@ -1,16 +1,19 @@
 // Operator endpoints: liveness, readiness, Prometheus metrics.
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/env";
-import { metricsText, METRICS_CONTENT_TYPE } from "../http/metrics";
+import { METRICS_CONTENT_TYPE, metricsText } from "../http/metrics";
 
 const Health = z.object({ ok: z.boolean() }).openapi("Health");
-const Readiness = z
-  .object({ ok: z.boolean(), database: z.boolean(), indexer: z.boolean() })
-  .openapi("Readiness", { description: "`indexer` is true once Ponder's views exist (its backfill is done) and, when INDEXER_URL is set, Ponder answers /ready" });
+const Readiness = z.object({ ok: z.boolean(), database: z.boolean(), indexer: z.boolean() }).openapi("Readiness", {
+  description:
+    "`indexer` is true once Ponder's views exist (its backfill is done) and, when INDEXER_URL is set, Ponder answers /ready",
+});
 
 const healthRoute = createRoute({
   method: "get",
   path: "/health",
+  operationId: "getHealth",
+  security: [],
   tags: ["Operations"],
   summary: "The process is up",
   responses: { 200: { description: "up", content: { "application/json": { schema: Health } } } },
@@ -19,6 +22,8 @@ const healthRoute = createRoute({
 const readyRoute = createRoute({
   method: "get",
   path: "/ready",
+  operationId: "getReadiness",
+  security: [],
   tags: ["Operations"],
   summary: "The database is reachable and the indexer is ready",
   responses: {
@@ -30,9 +35,13 @@ const readyRoute = createRoute({
 const metricsRoute = createRoute({
   method: "get",
   path: "/metrics",
+  operationId: "getMetrics",
+  security: [],
   tags: ["Operations"],
   summary: "Prometheus metrics",
-  responses: { 200: { description: "metrics in the Prometheus text format", content: { "text/plain": { schema: z.string() } } } },
+  responses: {
+    200: { description: "metrics in the Prometheus text format", content: { "text/plain": { schema: z.string() } } },
+  },
 });
 
 export const systemRoutes = new OpenAPIHono<AppEnv>()
@@ -45,7 +54,10 @@ export const systemRoutes = new OpenAPIHono<AppEnv>()
       .catch(() => ({ reachable: false, indexed: false }));
     const indexerUrl = c.var.config.INDEXER_URL;
     const indexerAnswers = indexerUrl
-      ? await fetch(`${indexerUrl}/ready`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)
+      ? await fetch(`${indexerUrl}/ready`, { signal: AbortSignal.timeout(2000) }).then(
+          (r) => r.ok,
+          () => false,
+        )
       : true;
     const indexer = database.indexed && indexerAnswers;
     const ok = database.reachable && indexer;

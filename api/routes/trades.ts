@@ -1,11 +1,14 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { errorResponses } from "../http/errors";
+import { usdcNumber } from "../../constants";
+import { abbreviate, isoFromSeconds } from "../format";
 import type { AppEnv } from "../http/env";
-import { abbreviate, isoFromSeconds, usdc } from "../format";
+import { errorResponses } from "../http/errors";
 
 const RecentTrade = z
   .object({
-    txId: z.string().openapi({ description: "the user operation hash for trades sent through the API, otherwise the transaction hash" }),
+    txId: z.string().openapi({
+      description: "the user operation hash for trades sent through the API, otherwise the transaction hash",
+    }),
     marketSlug: z.string(),
     outcome: z.string(),
     side: z.enum(["buy", "sell"]),
@@ -19,13 +22,22 @@ const RecentTrade = z
 const recentRoute = createRoute({
   method: "get",
   path: "/api/trades/recent",
+  operationId: "listRecentTrades",
+  security: [],
   tags: ["Trades"],
   summary: "Most recent trades across markets",
   description: "Confirmed trades as indexed from the chain, newest first. `total` counts every indexed trade.",
   request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
   responses: {
-    200: { description: "recent trades", content: { "application/json": { schema: z.object({ trades: z.array(RecentTrade), total: z.number() }).openapi("RecentTrades") } } },
-    ...errorResponses(400),
+    200: {
+      description: "recent trades",
+      content: {
+        "application/json": {
+          schema: z.object({ trades: z.array(RecentTrade), total: z.number() }).openapi("RecentTrades"),
+        },
+      },
+    },
+    ...errorResponses(400, 503),
   },
 });
 
@@ -38,7 +50,7 @@ export const tradeRoutes = new OpenAPIHono<AppEnv>().openapi(recentRoute, async 
         marketSlug: t.slug,
         outcome: t.outcome_name,
         side: t.is_buy ? ("buy" as const) : ("sell" as const),
-        amount: usdc(t.usdc_amount),
+        amount: usdcNumber(t.usdc_amount),
         price: t.avg_price,
         trader: abbreviate(t.trader),
         timestamp: isoFromSeconds(t.timestamp),

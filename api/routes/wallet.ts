@@ -1,17 +1,20 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { getAddress, parseUnits, type Address } from "viem";
+import { type Address, getAddress } from "viem";
+import { TEST_NETWORK_CHAIN_ID, toUsdcUnits, USDC_DECIMALS } from "../../constants";
 import { simpleAccount } from "../chain/smartAccount";
-import { mintUsdc, USDC_DECIMALS, usdcBalance } from "../chain/usdc";
+import { mintUsdc, usdcBalance } from "../chain/usdc";
 import { ownerKeyFor } from "../chain/walletKeys";
 import { BEARER_AUTH, requireUser } from "../http/auth";
-import { honourIdempotencyKey } from "../http/idempotency";
 import type { AppEnv } from "../http/env";
-import { ApiError, errorResponses } from "../http/errors";
+import { ApiError, chainUnavailable, errorResponses, walletNotFound } from "../http/errors";
+import { honourIdempotencyKey } from "../http/idempotency";
 
 const Wallet = z
   .object({
     walletId: z.string(),
-    address: z.string().openapi({ description: "the smart-contract account (SimpleAccount v0.7); deployed by its first user operation" }),
+    address: z.string().openapi({
+      description: "the smart-contract account (SimpleAccount v0.7); deployed by its first user operation",
+    }),
     chainId: z.number().openapi({ example: 2010111 }),
     type: z.literal("SCA"),
     createdAt: z.string().openapi({ format: "date-time" }),
@@ -42,19 +45,21 @@ const FaucetGrant = z
 const getOrCreateRoute = createRoute({
   method: "post",
   path: "/api/wallet/get-or-create",
+  operationId: "getOrCreateWallet",
   tags: ["Wallet"],
   summary: "The caller's gasless smart-account wallet, created on first call",
   security: BEARER_AUTH,
   middleware: [requireUser(), honourIdempotencyKey()] as const,
   responses: {
     200: { description: "the wallet", content: { "application/json": { schema: Wallet } } },
-    ...errorResponses(401, 500),
+    ...errorResponses(400, 401, 413, 415, 500, 503),
   },
 });
 
 const balanceRoute = createRoute({
   method: "get",
   path: "/api/wallet/balance",
+  operationId: "getWalletBalance",
   tags: ["Wallet"],
   summary: "USDC balance of the caller's wallet, read from the chain",
   security: BEARER_AUTH,
@@ -68,19 +73,21 @@ const balanceRoute = createRoute({
 const faucetRoute = createRoute({
   method: "post",
   path: "/api/wallet/faucet",
+  operationId: "requestFaucetGrant",
   tags: ["Wallet"],
   summary: "Test-network faucet: mints test USDC to the caller's wallet",
-  description: "Only on the test network. One grant per user per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After.",
+  description:
+    "Only on the test network. One grant per user per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After.",
   security: BEARER_AUTH,
   middleware: [requireUser(), honourIdempotencyKey()] as const,
   responses: {
     200: { description: "minted and mined", content: { "application/json": { schema: FaucetGrant } } },
-    ...errorResponses(401, 404, 429, 503),
+    ...errorResponses(400, 401, 404, 413, 415, 429, 503),
   },
 });
 
 const requireChain = (chain: AppEnv["Variables"]["chain"]) => {
-  if (!chain) throw new ApiError(503, "chain_unavailable", "this API instance has no chain access (RPC_URL)");
+  if (!chain) throw chainUnavailable("this API instance has no chain access (RPC_URL)");
   return chain;
 };
 
@@ -100,7 +107,15 @@ export const walletRoutes = new OpenAPIHono<AppEnv>()
         address = account.address;
       } catch (error) {
         c.var.log.error({ err: error }, "wallet provisioning failed");
-        throw new ApiError(500, "wallet_provisioning_failed", "the wallet could not be provisioned; try again");
+        throw new ApiError(
+          500,
+          "wallet_provisioning_failed",
+          "the wallet could not be provisioned; try again",
+          undefined,
+          {
+            cause: error,
+          },
+        );
       }
       ({ wallet, created } = await c.var.db.wallets.getOrCreate(user.id, address));
     }
@@ -118,7 +133,7 @@ export const walletRoutes = new OpenAPIHono<AppEnv>()
   })
   .openapi(balanceRoute, async (c) => {
     const wallet = await c.var.db.wallets.find(c.var.user.id);
-    if (!wallet) throw new ApiError(404, "wallet_not_found", "no wallet for this user; call POST /api/wallet/get-or-create first");
+    if (!wallet) throw walletNotFound();
     const chain = requireChain(c.var.chain);
     const balance = await usdcBalance(chain, wallet.address as Address);
     return c.json(
@@ -126,28 +141,49 @@ export const walletRoutes = new OpenAPIHono<AppEnv>()
         walletId: wallet.wallet_id,
         address: getAddress(wallet.address),
         chainId: c.var.config.CHAIN_ID,
-        balances: [{ token: "USDC", amount: balance.decimal, contractAddress: chain.deployment.contracts.usdc, decimals: USDC_DECIMALS }],
+        balances: [
+          {
+            token: "USDC",
+            amount: balance.decimal,
+            contractAddress: chain.deployment.contracts.usdc,
+            decimals: USDC_DECIMALS,
+          },
+        ],
       },
       200,
     );
   })
   .openapi(faucetRoute, async (c) => {
     const { config } = c.var;
-    if (config.CHAIN_ID !== 2010111 || !config.FAUCET_ENABLED) throw new ApiError(404, "faucet_unavailable", "the faucet only runs on the test network");
+    if (config.CHAIN_ID !== TEST_NETWORK_CHAIN_ID || !config.FAUCET_ENABLED)
+      throw new ApiError(404, "faucet_unavailable", "the faucet only runs on the test network");
     const wallet = await c.var.db.wallets.find(c.var.user.id);
-    if (!wallet) throw new ApiError(404, "wallet_not_found", "no wallet for this user; call POST /api/wallet/get-or-create first");
+    if (!wallet) throw walletNotFound();
     const chain = requireChain(c.var.chain);
-    const amount = parseUnits(String(config.FAUCET_AMOUNT_USDC), USDC_DECIMALS);
-    const outcome = await c.var.db.wallets.withFaucetAllowance(c.var.user.id, config.FAUCET_INTERVAL_SECONDS, async () => {
-      const txHash = await mintUsdc(chain, wallet.address as Address, amount);
-      return { amount, txHash, result: txHash };
-    });
+    const amount = toUsdcUnits(config.FAUCET_AMOUNT_USDC);
+    const outcome = await c.var.db.wallets.withFaucetAllowance(
+      c.var.user.id,
+      config.FAUCET_INTERVAL_SECONDS,
+      async () => {
+        const txHash = await mintUsdc(chain, wallet.address as Address, amount);
+        return { amount, txHash, result: txHash };
+      },
+    );
     if (!outcome.allowed) {
       c.header("Retry-After", String(outcome.retryAfterSeconds));
-      throw new ApiError(429, "rate_limited", `the faucet grants once per ${config.FAUCET_INTERVAL_SECONDS} s; retry in ${outcome.retryAfterSeconds} s`);
+      throw new ApiError(
+        429,
+        "rate_limited",
+        `the faucet grants once per ${config.FAUCET_INTERVAL_SECONDS} s; retry in ${outcome.retryAfterSeconds} s`,
+      );
     }
     return c.json(
-      { walletId: wallet.wallet_id, address: getAddress(wallet.address), amount: String(config.FAUCET_AMOUNT_USDC), txHash: outcome.result },
+      {
+        walletId: wallet.wallet_id,
+        address: getAddress(wallet.address),
+        amount: String(config.FAUCET_AMOUNT_USDC),
+        txHash: outcome.result,
+      },
       200,
     );
   });

@@ -1,5 +1,6 @@
 // Server-Sent Events wire format (https://html.spec.whatwg.org/multipage/server-sent-events.html).
-// Event data is single-line JSON, so one `data:` line per event suffices.
+// Event data is compact JSON, one line; data with line breaks is sent as several `data:` lines,
+// which the client joins with "\n", so no payload can end a frame early or forge a field.
 import type { StreamEventRow } from "../db/streamLog";
 
 /** How long a disconnected EventSource waits before reconnecting. */
@@ -7,11 +8,23 @@ const RETRY_MS = 2_000;
 
 export const PING_FRAME = Buffer.from(": ping\n\n");
 
-export const eventFrame = (row: StreamEventRow) => `id: ${row.seq}\nevent: ${row.type}\ndata: ${row.data}\n\n`;
+const LINE_BREAK = /\r\n|\r|\n/;
+
+/** `data:` lines for a payload: one per line of it. */
+export const dataLines = (data: string) =>
+  LINE_BREAK.test(data)
+    ? data
+        .split(LINE_BREAK)
+        .map((line) => `data: ${line}`)
+        .join("\n")
+    : `data: ${data}`;
+
+export const eventFrame = (row: Pick<StreamEventRow, "seq" | "type" | "data">) =>
+  `id: ${row.seq}\nevent: ${row.type}\n${dataLines(row.data)}\n\n`;
 
 /**
  * The first frame. Its id is where the client starts, so that a client that disconnects before
  * any event arrives still resumes from the right place.
  */
 export const connectedFrame = (cursor: number, data: { ok: true; clientId: string; ts: number }) =>
-  `retry: ${RETRY_MS}\nid: ${cursor}\nevent: connected\ndata: ${JSON.stringify(data)}\n\n`;
+  `retry: ${RETRY_MS}\nid: ${cursor}\nevent: connected\n${dataLines(JSON.stringify(data))}\n\n`;

@@ -76,7 +76,10 @@ export class StreamHub {
    * the present; with it, it first receives every retained event after that id (in the
    * background: this returns once the stream is open).
    */
-  async attach(res: ServerResponse, options: { filter: StreamFilter; lastEventId?: number; headers: Record<string, string> }): Promise<void> {
+  async attach(
+    res: ServerResponse,
+    options: { filter: StreamFilter; lastEventId?: number; headers: Record<string, string> },
+  ): Promise<void> {
     const client: Client = {
       id: randomUUID(),
       res,
@@ -94,7 +97,7 @@ export class StreamHub {
     if (options.lastEventId !== undefined) {
       // An id newer than anything logged comes from another log (a reset database): start at the present.
       const newest = Math.max(this.head, await this.options.log.head());
-      client.cursor = options.lastEventId > newest ? newest : options.lastEventId;
+      client.cursor = Math.min(options.lastEventId, newest);
     }
     if (client.closed) return;
     // The body ends when the connection does, so it needs no chunked encoding's framing, and
@@ -183,7 +186,12 @@ export class StreamHub {
         const rows = await this.options.log.after(client.cursor, this.options.pageSize);
         if (client.closed) return;
         if (rows.length > 0) {
-          const chunk = encode(rows, rows.map((row) => eventFrame(row)), client.filter, client.cursor);
+          const chunk = encode(
+            rows,
+            rows.map((row) => eventFrame(row)),
+            client.filter,
+            client.cursor,
+          );
           client.cursor = rows.at(-1)!.seq;
           if (chunk && !client.socket.write(chunk)) await drained(client.socket);
         }
@@ -212,7 +220,10 @@ export class StreamHub {
     } else {
       // A reader this far behind would hold memory for everyone; it may reconnect and resume.
       this.droppedSlow += 1;
-      this.options.logger.info({ clientId: client.id, buffered: client.socket.writableLength }, "stream: dropping a slow client");
+      this.options.logger.info(
+        { clientId: client.id, buffered: client.socket.writableLength },
+        "stream: dropping a slow client",
+      );
       client.closed = true;
       this.clients.delete(client);
       client.res.destroy();

@@ -28,4 +28,9 @@ const findImports = (path) => {
 
 const output = solc.compile(Buffer.concat(chunks).toString("utf8"), { import: findImports });
 // solc.js prints its own diagnostics on lines starting with ">>>", which would corrupt the JSON.
-process.stdout.write(output.split("\n").filter((line) => !line.startsWith(">>>")).join("\n"));
+process.stdout.write(
+  output
+    .split("\n")
+    .filter((line) => !line.startsWith(">>>"))
+    .join("\n"),
+);

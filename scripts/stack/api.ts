@@ -1,7 +1,7 @@
 // The API service as a child process of the local stack.
 import { join } from "node:path";
 import { LOCAL_JWT_AUDIENCE, LOCAL_JWT_ISSUER, LOCAL_JWT_SECRET, LOCAL_WALLET_MASTER_KEY } from "./keys";
-import { startChild, stopChild, waitUntil, type Child } from "./processes";
+import { type Child, startNodeChild, stopChild, waitUntil } from "./processes";
 
 const ROOT = join(import.meta.dirname, "../..");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
@@ -18,12 +18,12 @@ export async function startApi(options: {
   bundlerUrl?: string;
   paymasterSignerKey?: string;
   logFile: string;
-  /** Extra settings (see api/config.ts), e.g. READ_CACHE_TTL_MS. */
+  /** Extra settings (see api/config.ts), e.g. READ_CACHE_TTL_MS; they win over the local defaults above. */
   env?: Record<string, string>;
   /** Told about the process as soon as it exists, before it is ready. */
   onSpawn?: (child: Child) => void;
 }): Promise<{ child: Child; url: string }> {
-  const child = startChild("api", TSX, [join(ROOT, "api/server.ts")], {
+  const child = startNodeChild("api", TSX, [join(ROOT, "api/server.ts")], {
     cwd: ROOT,
     logFile: options.logFile,
     env: {
@@ -46,7 +46,9 @@ export async function startApi(options: {
     },
   });
   options.onSpawn?.(child);
-  const url = `http://127.0.0.1:${options.port}`;
+  // A wildcard address listens on loopback too; any other HOST is where the API answers.
+  const host = options.env?.HOST && !["0.0.0.0", "::"].includes(options.env.HOST) ? options.env.HOST : "127.0.0.1";
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`;
   try {
     await waitUntil("api", async () => (await fetch(`${url}/health`)).ok, { child, timeoutMs: 60_000 });
   } catch (error) {

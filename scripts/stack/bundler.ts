@@ -1,7 +1,7 @@
 // Alto, the ERC-4337 bundler, in front of the local chain and EntryPoint v0.7.
 import { join } from "node:path";
 import { entryPoint07Address } from "viem/account-abstraction";
-import { rpcAnswers, startChild, waitUntil, type Child } from "./processes";
+import { type Child, rpcAnswers, startNodeChild, waitUntil } from "./processes";
 
 const ALTO = join(import.meta.dirname, "../../node_modules/.bin/alto");
 
@@ -14,22 +14,32 @@ export async function startBundler(options: {
   logFile: string;
   onSpawn?: (child: Child) => void;
 }): Promise<{ child: Child; bundlerUrl: string }> {
-  const child = startChild(
+  const child = startNodeChild(
     "alto",
     ALTO,
     [
-      "--entrypoints", entryPoint07Address,
-      "--executor-private-keys", options.executorKey,
-      "--utility-private-key", options.utilityKey,
-      "--rpc-url", options.rpcUrl,
-      "--port", String(options.port),
+      "--entrypoints",
+      entryPoint07Address,
+      "--executor-private-keys",
+      options.executorKey,
+      "--utility-private-key",
+      options.utilityKey,
+      "--rpc-url",
+      options.rpcUrl,
+      "--port",
+      String(options.port),
       // A local chain has no staked entities to check; every other validation rule still runs.
-      "--safe-mode", "false",
-      "--block-time", String(Math.max(options.blockTimeMs, 100)),
-      "--block-number-cache-ttl", "200",
-      "--log-level", "warn",
+      "--safe-mode",
+      "false",
+      "--block-time",
+      String(Math.max(options.blockTimeMs, 100)),
+      "--block-number-cache-ttl",
+      "200",
+      "--log-level",
+      "warn",
       // One user may have many operations in flight (parallel nonce keys), e.g. an agent trading fast.
-      "--mempool-max-parallel-ops", "100",
+      "--mempool-max-parallel-ops",
+      "100",
     ],
     { logFile: options.logFile },
   );

@@ -1,8 +1,9 @@
-// anvil as the local test network (chain id 2010111), on loopback only.
+// anvil as the local test network (TEST_NETWORK_CHAIN_ID), on loopback only.
 import { join } from "node:path";
-import { rpcAnswers, startChild, waitUntil, type Child } from "./processes";
+import { TEST_NETWORK_CHAIN_ID } from "../../constants";
+import { type Child, rpcAnswers, startChild, waitUntil } from "./processes";
 
-export const CHAIN_ID = 2010111;
+export const CHAIN_ID = TEST_NETWORK_CHAIN_ID;
 const ANVIL = join(import.meta.dirname, "../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
 
 /** anvil's default mnemonic: well-known test keys, never for real funds. */
@@ -21,15 +22,22 @@ export async function startChain(options: {
     "anvil",
     ANVIL,
     [
-      "--host", "127.0.0.1",
-      "--port", String(options.port),
-      "--chain-id", String(options.chainId ?? CHAIN_ID),
-      "--mnemonic", TEST_MNEMONIC,
-      "--accounts", "10",
-      "--balance", "1000000",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(options.port),
+      "--chain-id",
+      String(options.chainId ?? CHAIN_ID),
+      "--mnemonic",
+      TEST_MNEMONIC,
+      "--accounts",
+      "10",
+      "--balance",
+      "1000000",
       // Gas is sponsored and test ETH is free: a zero base fee stays zero however full the blocks
       // get, where a rising one would strand transactions queued at an older fee.
-      "--block-base-fee-per-gas", "0",
+      "--block-base-fee-per-gas",
+      "0",
       "--silent",
     ],
     { logFile: options.logFile },

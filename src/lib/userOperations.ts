@@ -1,6 +1,6 @@
 // Which user operation a log came from, from the bundle transaction's own calldata: the EntryPoint
 // emits UserOperationEvent only after the operation's inner logs, so the indexer cannot wait for it.
-import { decodeFunctionData, encodeAbiParameters, isAddressEqual, keccak256, type Address, type Hex } from "viem";
+import { type Address, decodeFunctionData, encodeAbiParameters, type Hex, isAddressEqual, keccak256 } from "viem";
 import { EntryPointAbi } from "../../abis";
 
 type PackedOp = {
@@ -71,6 +71,9 @@ export function userOpHash(op: PackedOp, entryPoint: Address, chainId: number): 
     ],
   );
   return keccak256(
-    encodeAbiParameters([{ type: "bytes32" }, { type: "address" }, { type: "uint256" }], [keccak256(packed), entryPoint, BigInt(chainId)]),
+    encodeAbiParameters(
+      [{ type: "bytes32" }, { type: "address" }, { type: "uint256" }],
+      [keccak256(packed), entryPoint, BigInt(chainId)],
+    ),
   );
 }

@@ -1,5 +1,5 @@
 // Driving the local chain from tests: unlocked senders, funding, and blocks full of trades.
-import { encodeFunctionData, maxUint256, type Address, type Hex } from "viem";
+import { type Address, encodeFunctionData, type Hex, maxUint256 } from "viem";
 import { MarketAbi, TestUSDCAbi } from "../../abis";
 import type { Deployment } from "../../deployments/schema";
 
@@ -87,7 +87,11 @@ export function chainDriver(rpcUrl: string, deployment: Deployment) {
     transferTokens: (from: Address, to: Address, market: Address, outcome: number, tokens: bigint): Tx => ({
       from,
       to: market,
-      data: encodeFunctionData({ abi: MarketAbi, functionName: "safeTransferFrom", args: [from, to, BigInt(outcome), tokens, "0x"] }),
+      data: encodeFunctionData({
+        abi: MarketAbi,
+        functionName: "safeTransferFrom",
+        args: [from, to, BigInt(outcome), tokens, "0x"],
+      }),
     }),
     claim: (holder: Address, market: Address): Tx => ({
       from: holder,
@@ -119,5 +123,9 @@ export function prng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (max: number) => Math.floor(next() * max), pick: <T>(items: T[]) => items[Math.floor(next() * items.length)]! };
+  return {
+    next,
+    int: (max: number) => Math.floor(next() * max),
+    pick: <T>(items: T[]) => items[Math.floor(next() * items.length)]!,
+  };
 }

@@ -1,7 +1,7 @@
 // A paymaster service speaking ERC-7677 (pm_getPaymasterStubData, pm_getPaymasterData) over HTTP,
 // backed by the local VerifyingPaymaster signer: what a hosted sponsor looks like to the API.
 import { createServer, type Server } from "node:http";
-import { numberToHex, type Address, type Hex } from "viem";
+import { type Address, type Hex, numberToHex } from "viem";
 import { formatUserOperation, type RpcUserOperation } from "viem/account-abstraction";
 import { verifyingPaymaster } from "../../api/chain/paymaster";
 
@@ -14,8 +14,16 @@ export async function startPaymasterService(options: { address: Address; signerK
     const { id, method, params } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     calls.push(method);
     const userOperation = formatUserOperation(params[0] as RpcUserOperation);
-    const parameters = { ...userOperation, entryPointAddress: params[1], chainId: Number(params[2]), context: params[3] } as never;
-    const result = method === "pm_getPaymasterStubData" ? await sponsor.getPaymasterStubData() : await sponsor.getPaymasterData(parameters);
+    const parameters = {
+      ...userOperation,
+      entryPointAddress: params[1],
+      chainId: Number(params[2]),
+      context: params[3],
+    } as never;
+    const result =
+      method === "pm_getPaymasterStubData"
+        ? await sponsor.getPaymasterStubData()
+        : await sponsor.getPaymasterData(parameters);
     response.setHeader("content-type", "application/json");
     response.end(
       JSON.stringify({
@@ -25,7 +33,9 @@ export async function startPaymasterService(options: { address: Address; signerK
           paymaster: result.paymaster,
           paymasterData: result.paymasterData,
           paymasterPostOpGasLimit: numberToHex(result.paymasterPostOpGasLimit ?? 0n),
-          ...(result.paymasterVerificationGasLimit !== undefined && { paymasterVerificationGasLimit: numberToHex(result.paymasterVerificationGasLimit) }),
+          ...(result.paymasterVerificationGasLimit !== undefined && {
+            paymasterVerificationGasLimit: numberToHex(result.paymasterVerificationGasLimit),
+          }),
         },
       }),
     );

@@ -26,9 +26,19 @@ export async function differencesFromChain(
     if (a !== b) diffs.push(`${what}: indexed ${a}, chain ${b}`);
   };
   const read = <T>(address: Address, functionName: string, args: unknown[] = []) =>
-    chain.readContract({ address, abi: MarketAbi, functionName: functionName as never, args: args as never }) as Promise<T>;
+    chain.readContract({
+      address,
+      abi: MarketAbi,
+      functionName: functionName as never,
+      args: args as never,
+    }) as Promise<T>;
   const usdcOf = (holder: Address) =>
-    chain.readContract({ address: deployment.contracts.usdc, abi: TestUSDCAbi, functionName: "balanceOf", args: [holder] });
+    chain.readContract({
+      address: deployment.contracts.usdc,
+      abi: TestUSDCAbi,
+      functionName: "balanceOf",
+      args: [holder],
+    });
 
   const markets = (await db.query(`SELECT * FROM "${schema}".market ORDER BY address`)).rows;
   expectEqual("market count", markets.length, deployment.markets.length);
@@ -37,7 +47,8 @@ export async function differencesFromChain(
     expectEqual(`${m.slug} prices`, m.prices_wad.map(BigInt), [...(await read<bigint[]>(address, "prices"))]);
     expectEqual(`${m.slug} quantities`, m.quantities.map(BigInt), [...(await read<bigint[]>(address, "quantities"))]);
     expectEqual(`${m.slug} status`, m.status, STATUS[await read<number>(address, "status")]);
-    if (m.status === "resolved") expectEqual(`${m.slug} winner`, m.resolved_outcome, await read<number>(address, "resolvedOutcome"));
+    if (m.status === "resolved")
+      expectEqual(`${m.slug} winner`, m.resolved_outcome, await read<number>(address, "resolvedOutcome"));
     expectEqual(`${m.slug} liquidity`, BigInt(m.liquidity), await usdcOf(address));
   }
 
@@ -73,6 +84,7 @@ const TABLES: Record<string, string> = {
   claim: "id",
   user_operation: "hash",
   usdc_balance: "holder",
+  usdc_transfer: "id",
   price_candle: "market, interval, bucket_start",
 };
 

@@ -1,8 +1,10 @@
 // A reproducible trading session: random buys and sells by many traders across markets, packed
 // several to a block, as a busy market would see them.
-import { parseUnits, type Address, type PublicClient } from "viem";
+
+import type { Address, PublicClient } from "viem";
 import { MarketAbi } from "../../abis";
-import { prng, type ChainDriver } from "./chain";
+import { toUsdcUnits } from "../../constants";
+import { type ChainDriver, prng } from "./chain";
 
 export async function tradeRandomly(options: {
   driver: ChainDriver;
@@ -33,7 +35,9 @@ export async function tradeRandomly(options: {
         if (held > 0n) batch.push(driver.sell(trader, market.address, outcome, held / BigInt(2 + random.int(3)) + 1n));
         continue;
       }
-      batch.push(driver.buy(trader, market.address, outcome, parseUnits(String(1 + random.int(40)), 6) + BigInt(random.int(1e6))));
+      batch.push(
+        driver.buy(trader, market.address, outcome, toUsdcUnits(1 + random.int(40)) + BigInt(random.int(1e6))),
+      );
     }
     const results = await driver.mineBlock(batch);
     succeeded += results.filter((r) => r.ok).length;

@@ -21,11 +21,16 @@ export function openStream(url: string, options: { lastEventId?: string } = {}):
     fetch: (input, init) =>
       fetch(input, {
         ...init,
-        headers: { ...(options.lastEventId === undefined ? {} : { "Last-Event-ID": options.lastEventId }), ...init?.headers },
+        headers: {
+          ...(options.lastEventId === undefined ? {} : { "Last-Event-ID": options.lastEventId }),
+          ...init?.headers,
+        },
       }),
   });
   for (const type of EVENT_TYPES) {
-    source.addEventListener(type, (event) => events.push({ type, id: event.lastEventId, data: JSON.parse(event.data) }));
+    source.addEventListener(type, (event) =>
+      events.push({ type, id: event.lastEventId, data: JSON.parse(event.data) }),
+    );
   }
   return { source, events, of: (type) => events.filter((event) => event.type === type), close: () => source.close() };
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { startStack, type Stack } from "../../scripts/stack";
+import { type Stack, startStack } from "../../scripts/stack";
 
 export type TestStack = Stack & {
   dataDir: string;
@@ -25,13 +25,19 @@ async function dropSchemas(databaseUrl: string, schemas: string[]) {
 }
 
 export async function startTestStack(
-  options: { blockTimeMs?: number; withoutIndexer?: boolean; apiEnv?: Record<string, string> } = {},
+  options: {
+    blockTimeMs?: number;
+    withoutIndexer?: boolean;
+    apiEnv?: Record<string, string>;
+    /** An embedded PostgreSQL of the stack's own even when DATABASE_URL is set (to stop and start it). */
+    embeddedDatabase?: boolean;
+  } = {},
 ): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), "pm-stack-"));
   const stack = await startStack({
     dataDir,
     deploymentsDir: join(dataDir, "deployments"),
-    databaseUrl: process.env.DATABASE_URL,
+    databaseUrl: options.embeddedDatabase ? undefined : process.env.DATABASE_URL,
     blockTimeMs: options.blockTimeMs ?? 0,
     withoutIndexer: options.withoutIndexer,
     apiEnv: options.apiEnv,

@@ -1,5 +1,5 @@
 // Tokens as the local identity provider would issue them, and the broken ones an attacker would try.
-import { SignJWT, base64url } from "jose";
+import { base64url, SignJWT } from "jose";
 import { LOCAL_JWT_AUDIENCE, LOCAL_JWT_ISSUER, LOCAL_JWT_SECRET } from "../../scripts/stack/keys";
 
 type Claims = { roles?: string[]; email_verified?: boolean };

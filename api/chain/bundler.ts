@@ -1,0 +1,128 @@
+// Everything specific to the bundler (Alto, Pimlico's RPC dialect): its client, its gas price, the
+// status of an operation it was sent, and how its failures read. The send path and the crash
+// reconciliation both ask through these functions, so a different bundler changes this file only.
+import { type Client, createClient, type Hex, http, type PublicClient } from "viem";
+import { createBundlerClient } from "viem/account-abstraction";
+import type { SimpleAccount, Sponsor } from "./smartAccount";
+
+/** A sponsored send failed in a way that says nothing about the operation itself. */
+export class SponsoredWriteError extends Error {
+  override name = "SponsoredWriteError";
+}
+
+/** The bundler (or the chain node under it) could not be reached: nothing was sent, a retry may work. */
+export class BundlerUnavailableError extends SponsoredWriteError {
+  override name = "BundlerUnavailableError";
+  constructor(options: { cause: unknown }) {
+    super("the bundler is unavailable", options);
+  }
+}
+
+/** The bundler refused the operation (its simulation failed, or a paymaster declined): nothing was spent. */
+export class UserOperationRejectedError extends SponsoredWriteError {
+  override name = "UserOperationRejectedError";
+  /** viem's one-line account of the refusal, fit to show a user. */
+  readonly reason: string;
+  constructor(options: { cause: unknown }) {
+    const reason = (options.cause as { shortMessage?: string } | undefined)?.shortMessage ?? "simulation failed";
+    super(`the user operation was refused: ${reason}`, options);
+    this.reason = reason;
+  }
+}
+
+/** What the bundler says of an operation it was sent. */
+export type UserOperationStatus = { status: string; transactionHash: Hex | null };
+
+type Rpc = Pick<Client, "request">;
+
+/** A client for the bundler's own methods, when there is no account to send from. */
+export const bundlerRpc = (bundlerUrl: string): Rpc => createClient({ transport: http(bundlerUrl) });
+
+/** The client that prices, sponsors and sends one account's user operations. */
+export function sponsoredBundlerClient(options: {
+  publicClient: PublicClient;
+  account: SimpleAccount;
+  bundlerUrl: string;
+  paymaster: Sponsor;
+}) {
+  return createBundlerClient({
+    client: options.publicClient,
+    account: options.account,
+    transport: http(options.bundlerUrl),
+    paymaster: options.paymaster,
+    pollingInterval: 100,
+    // Gas is sponsored, but the bundler still prices it: ask the bundler, not the node.
+    userOperation: { estimateFeesPerGas: ({ bundlerClient }) => userOperationGasPrice(bundlerClient) },
+  });
+}
+
+export async function userOperationGasPrice(bundler: Rpc) {
+  const fees = (await bundler.request({ method: "pimlico_getUserOperationGasPrice" as never } as never)) as {
+    fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex };
+  };
+  return { maxFeePerGas: BigInt(fees.fast.maxFeePerGas), maxPriorityFeePerGas: BigInt(fees.fast.maxPriorityFeePerGas) };
+}
+
+/** The bundler's status of an operation; null when it does not answer the question. */
+export async function userOperationStatus(bundler: Rpc, hash: Hex): Promise<UserOperationStatus | null> {
+  const status = (await bundler.request({
+    method: "pimlico_getUserOperationStatus" as never,
+    params: [hash] as never,
+  })) as UserOperationStatus | null;
+  return status ?? null;
+}
+
+/** Whether the bundler has the operation (queued, sent or included), as opposed to never or no longer. */
+export const bundlerHolds = (status: UserOperationStatus | null): status is UserOperationStatus =>
+  status !== null && status.status !== "not_found" && status.status !== "rejected";
+
+/** The bundle transaction of an accepted operation, once the bundler has sent it; null after `timeoutMs`. */
+export async function bundleTransaction(bundler: Rpc, hash: Hex, timeoutMs = 5_000): Promise<Hex | null> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const status = await userOperationStatus(bundler, hash).catch(() => null);
+    if (status?.transactionHash) return status.transactionHash;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return null;
+}
+
+/**
+ * Under load Alto's simulation sometimes fails with no revert data at all; nothing was sent, and
+ * the same operation usually passes a moment later.
+ */
+export const isTransientRefusal = (error: unknown) =>
+  /reverted during simulation with reason: 0x\.?$/m.test(String((error as Error | undefined)?.message));
+
+/** Tries `attempt` again after a transient refusal, `attempts` times in all. */
+export async function withRetries<T>(attempt: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isTransientRefusal(error) || tries >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * tries + Math.random() * 100));
+    }
+  }
+}
+
+/** Whether the error, or one under it, is a connection that failed rather than an answer. */
+export function isUnreachable(error: unknown): boolean {
+  for (
+    let current = error as { cause?: unknown; name?: string; message?: string } | undefined;
+    current;
+    current = current.cause as typeof current
+  ) {
+    if (current.name === "HttpRequestError" || /ECONNREFUSED|fetch failed|socket hang up/i.test(current.message ?? ""))
+      return true;
+  }
+  return false;
+}
+
+/** A failure of a send, as one of the classes above. */
+export const classifySendFailure = (error: unknown): SponsoredWriteError =>
+  error instanceof SponsoredWriteError
+    ? error
+    : isUnreachable(error)
+      ? new BundlerUnavailableError({ cause: error })
+      : new UserOperationRejectedError({ cause: error });
