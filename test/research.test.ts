@@ -261,18 +261,28 @@ describe("paid research over x402", () => {
       expect(await balanceOf(account.address)).toBe(balance);
     });
 
-    it("answers 10 concurrent requests with one payment exactly once, with one settlement", async () => {
+    it("settles 10 concurrent requests with one payment once: the others wait (409) or get the same answer", async () => {
       const { account, client } = await fundedPayer();
       const before = await balanceOf(account.address);
       const payment = await signedPayment(client, researchUrl("solar output"));
       const answers = await Promise.all(
         Array.from({ length: 10 }, () => paidWith(researchUrl("solar output"), payment)),
       );
-      const statuses = answers.map((answer) => answer.status);
-      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-      expect(statuses.every((status) => status < 500)).toBe(true);
+      // A request that arrives after the first has settled is a retry and gets the stored answer.
+      const delivered = answers.filter((answer) => answer.status === 200);
+      const waiting = answers.filter((answer) => answer.status !== 200);
+      expect(delivered.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(delivered.map((answer) => answer.headers.get("payment-response"))).size).toBe(1);
+      const bodies = await Promise.all(delivered.map((answer) => answer.json()));
+      for (const body of bodies) expect(body).toEqual(bodies[0]);
+      for (const answer of waiting) {
+        expect(answer.status).toBe(409);
+        expectEnvelope(await answer.json(), "payment_in_progress");
+      }
       expect(await balanceOf(account.address)).toBe(before - 10_000n);
-      expect(await paymentsOf(account.address)).toHaveLength(1);
+      expect(await paymentsOf(account.address)).toEqual([
+        expect.objectContaining({ status: "settled", amount: "10000" }),
+      ]);
     });
   });
 
