@@ -171,3 +171,81 @@ export const priceCandle = onchainTable(
   }),
   (table) => ({ pk: primaryKey({ columns: [table.market, table.interval, table.bucketStart] }) }),
 );
+
+/** The agents of the AgentRegistry; an agent is its manager account, trading from its vault. */
+export const agent = onchainTable(
+  "agent",
+  (t) => ({
+    /** The agent's account (its smart account), which manages the vault and is paid its fees. */
+    manager: t.hex().primaryKey(),
+    vault: t.hex().notNull(),
+    name: t.text().notNull(),
+    persona: t.text().notNull(),
+    strategy: t.text().notNull(),
+    house: t.boolean().notNull(),
+    active: t.boolean().notNull(),
+    feeBps: t.integer().notNull(),
+    lockupSeconds: t.bigint().notNull(),
+    /** The vault's shares outstanding. */
+    totalShares: t.bigint().notNull(),
+    /** USDC bonded into the vault and paid out of it (net of fees), and the fees paid to the manager. */
+    bonded: t.bigint().notNull(),
+    unbonded: t.bigint().notNull(),
+    feesPaid: t.bigint().notNull(),
+    createdAt: t.bigint().notNull(),
+    createdBlock: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({ vaultIdx: index().on(table.vault), createdIdx: index().on(table.createdAt) }),
+);
+
+/** A stake in an agent's vault; `shares` 0 once fully unbonded. */
+export const bond = onchainTable(
+  "bond",
+  (t) => ({
+    /** The registry's bond id, unique across vaults. */
+    id: t.bigint().primaryKey(),
+    vault: t.hex().notNull(),
+    agent: t.hex().notNull(),
+    staker: t.hex().notNull(),
+    /** USDC staked at first. */
+    amount: t.bigint().notNull(),
+    /** USDC staked for the shares still held (reduced pro rata by unbonds), as the vault keeps it. */
+    principal: t.bigint().notNull(),
+    shares: t.bigint().notNull(),
+    /** The value of the shares still held above which the performance fee is due. */
+    highWater: t.bigint().notNull(),
+    /** USDC paid to the staker by unbonds (after fees) and the fees taken. */
+    paidOut: t.bigint().notNull(),
+    feesPaid: t.bigint().notNull(),
+    bondedAt: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+    userOpHash: t.hex(),
+    updatedAt: t.bigint().notNull(),
+  }),
+  (table) => ({
+    vaultIdx: index().on(table.vault, table.shares),
+    stakerIdx: index().on(table.staker),
+  }),
+);
+
+/** Every unbond, as the vault reported it. */
+export const unbond = onchainTable(
+  "unbond",
+  (t) => ({
+    /** `${txHash}-${logIndex}` */
+    id: t.text().primaryKey(),
+    bondId: t.bigint().notNull(),
+    vault: t.hex().notNull(),
+    staker: t.hex().notNull(),
+    shares: t.bigint().notNull(),
+    usdcPaid: t.bigint().notNull(),
+    fee: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+    userOpHash: t.hex(),
+  }),
+  (table) => ({ bondIdx: index().on(table.bondId), userOpIdx: index().on(table.userOpHash) }),
+);

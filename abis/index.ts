@@ -1,3 +1,5 @@
+export { AgentRegistryAbi } from "./AgentRegistry";
+export { AgentVaultAbi } from "./AgentVault";
 export { MarketAbi } from "./Market";
 export { MarketFactoryAbi } from "./MarketFactory";
 export { TestUSDCAbi } from "./TestUSDC";

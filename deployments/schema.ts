@@ -13,6 +13,7 @@ export type Deployment = {
     verifyingPaymaster: Address;
     usdc: Address;
     marketFactory: Address;
+    agentRegistry: Address;
   };
   roles: { operator: Address; paymasterSigner: Address; treasury: Address };
   markets: { slug: string; address: Address }[];

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const CONTRACTS = ["TestUSDC", "Market", "MarketFactory"] as const;
+const CONTRACTS = ["TestUSDC", "Market", "MarketFactory", "AgentRegistry", "AgentVault"] as const;
 const root = join(import.meta.dirname, "..");
 const check = process.argv.includes("--check");
 

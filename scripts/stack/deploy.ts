@@ -15,7 +15,7 @@ import {
 } from "viem";
 import { entryPoint07Address } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
-import { MarketFactoryAbi, TestUSDCAbi } from "../../abis";
+import { AgentRegistryAbi, MarketFactoryAbi, TestUSDCAbi } from "../../abis";
 import { toUsdcUnits } from "../../constants";
 import type { Deployment } from "../../deployments/schema";
 import { DEMO_MARKETS } from "./demoMarkets";
@@ -98,6 +98,7 @@ export async function deployContracts(options: {
 
   const usdc = await deploy(forgeArtifact("TestUSDC"), [operator.address]);
   const marketFactory = await deploy(forgeArtifact("MarketFactory"), [operator.address, usdc, treasury]);
+  const agentRegistry = await deploy(forgeArtifact("AgentRegistry"), [operator.address, usdc, marketFactory]);
   const write = async (request: Parameters<typeof wallet.writeContract>[0]) =>
     confirm(await wallet.writeContract(request));
   await write({ address: usdc, abi: TestUSDCAbi, functionName: "grantRoles", args: [operator.address, 1n] });
@@ -106,6 +107,12 @@ export async function deployContracts(options: {
     abi: MarketFactoryAbi,
     functionName: "grantRoles",
     args: [operator.address, 3n],
+  });
+  await write({
+    address: agentRegistry,
+    abi: AgentRegistryAbi,
+    functionName: "grantRoles",
+    args: [operator.address, 1n],
   });
   await write({ address: usdc, abi: TestUSDCAbi, functionName: "mint", args: [operator.address, HOUSE_FLOAT] });
   await write({ address: usdc, abi: TestUSDCAbi, functionName: "approve", args: [marketFactory, 2n ** 256n - 1n] });
@@ -145,6 +152,7 @@ export async function deployContracts(options: {
       verifyingPaymaster,
       usdc,
       marketFactory,
+      agentRegistry,
     },
     roles: { operator: operator.address, paymasterSigner, treasury },
     markets,
