@@ -18,6 +18,8 @@ export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, meaning: "the bearer token is missing, malformed, expired or not ours" },
   forbidden: { status: 403, meaning: "the token is valid but lacks the role this operation needs" },
   not_author: { status: 403, meaning: "only the author of this post may change it" },
+  not_agent_manager: { status: 403, meaning: "only the agent itself (its account) may change this agent" },
+  not_staker: { status: 403, meaning: "only the staker of this bond may unbond it" },
   journal_closed: {
     status: 403,
     meaning: "posting is switched off on this service; GET /api/blog/config says live: false",
@@ -26,6 +28,8 @@ export const ERROR_CATALOGUE = {
   route_not_found: { status: 404, meaning: "no operation at this method and path" },
   wallet_not_found: { status: 404, meaning: "the user has no wallet yet; POST /api/wallet/get-or-create first" },
   no_position: { status: 404, meaning: "the user holds no winning tokens of this market" },
+  agent_not_found: { status: 404, meaning: "no agent is registered on chain under this id" },
+  bond_not_found: { status: 404, meaning: "no bond with this id is indexed" },
   faucet_unavailable: { status: 404, meaning: "the faucet runs only on the test network" },
   research_unavailable: {
     status: 404,
@@ -38,6 +42,18 @@ export const ERROR_CATALOGUE = {
   already_settled: { status: 409, meaning: "the market is already resolved or voided" },
   settlement_refused: { status: 409, meaning: "the market contract refused to resolve or void" },
   market_not_active: { status: 409, meaning: "the market does not accept trades in its current status" },
+  agent_exists: { status: 409, meaning: "the caller's account is already registered as an agent" },
+  agent_not_registered: {
+    status: 409,
+    meaning: "the caller has no registered vault to trade from; POST /api/agents first, or trade from the wallet",
+  },
+  agent_inactive: { status: 409, meaning: "the agent is inactive and accepts no new bonds" },
+  bond_locked: { status: 409, meaning: "the bond is still in its lockup; `details.lockupUntil` says until when" },
+  bond_closed: { status: 409, meaning: "the bond has no shares left: it was fully unbonded" },
+  too_many_positions: {
+    status: 409,
+    meaning: "the vault holds positions in as many markets as it may; sell or claim one first",
+  },
   rejected: { status: 409, meaning: "the bundler or the chain refused the user operation; nothing was spent" },
   stance_not_held: {
     status: 409,
@@ -118,6 +134,7 @@ export const marketNotFound = () => notFound("market");
 export const marketAlreadyActive = () => new ApiError(409, "already_active", "the market is already activated");
 export const walletNotFound = () =>
   new ApiError(404, "wallet_not_found", "no wallet for this user; call POST /api/wallet/get-or-create first");
+export const agentNotFound = () => new ApiError(404, "agent_not_found", "no agent is registered under this id");
 export const chainUnavailable = (message = "this API instance cannot send transactions", cause?: unknown) =>
   new ApiError(503, "chain_unavailable", message, undefined, { cause });
 export const bundlerUnavailable = (
