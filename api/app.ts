@@ -6,6 +6,8 @@ import type { Logger } from "pino";
 import { createVerifier } from "./auth/verifier";
 import type { ChainAccess } from "./chain/access";
 import type { Config } from "./config";
+import { agentDecisionQueries } from "./db/agentDecisions";
+import { bondVaultQueries } from "./db/bondVaults";
 import { commentQueries } from "./db/comments";
 import { idempotencyQueries } from "./db/idempotency";
 import { draftQueries, marketQueries } from "./db/markets";
@@ -31,6 +33,7 @@ import { postRequestBytes } from "./journal/limits";
 import { ViewCounter } from "./journal/viewCounter";
 import { createPaidResearch } from "./research/paidResearch";
 import type { ResearchProvider } from "./research/types";
+import { agentWriteRoutes } from "./routes/agentWrites";
 import { bazaarRoutes } from "./routes/bazaar";
 import { commentRoutes } from "./routes/comments";
 import { journalRoutes } from "./routes/journal";
@@ -80,6 +83,8 @@ export function createApp(options: {
     tips: tipQueries(pool, views),
     payments: paymentQueries(pool),
     researchCorpus: researchCorpusQueries(pool, views),
+    agentDecisions: agentDecisionQueries(pool),
+    bondVaults: bondVaultQueries(pool, views),
   };
   const paidResearch = createPaidResearch({ config, db, logger, providers: options.researchProviders });
   const verifyToken = createVerifier(config);
@@ -134,6 +139,7 @@ export function createApp(options: {
   app.route("/", tipRoutes);
   app.route("/", researchRoutes);
   app.route("/", bazaarRoutes);
+  app.route("/", agentWriteRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import type { User } from "../auth/verifier";
 import type { ChainAccess } from "../chain/access";
 import type { Config } from "../config";
+import type { agentDecisionQueries } from "../db/agentDecisions";
+import type { bondVaultQueries } from "../db/bondVaults";
 import type { commentQueries } from "../db/comments";
 import type { idempotencyQueries } from "../db/idempotency";
 import type { draftQueries, marketQueries } from "../db/markets";
@@ -36,6 +38,8 @@ export type Queries = {
   tips: ReturnType<typeof tipQueries>;
   payments: ReturnType<typeof paymentQueries>;
   researchCorpus: ReturnType<typeof researchCorpusQueries>;
+  agentDecisions: ReturnType<typeof agentDecisionQueries>;
+  bondVaults: ReturnType<typeof bondVaultQueries>;
 };
 
 export type AppEnv = {
