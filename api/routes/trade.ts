@@ -17,6 +17,29 @@ const SixDecimals = z
 
 const Price = z.number().gt(0).lte(1);
 
+/** What an agent (a user with the role `agent`) may send with a trade or a claim. */
+const AgentFields = {
+  account: z.enum(["vault", "wallet"]).optional().openapi({
+    description:
+      "whose USDC and tokens the trade moves: an agent's `vault` (the default for agents with a registered vault) or the caller's `wallet` (everyone else's default; only agents may send `vault`)",
+  }),
+  reasoning: z
+    .string()
+    .max(2000)
+    .refine((text) => !text.includes("\0"), "must not contain NUL characters")
+    .optional()
+    .openapi({
+      description:
+        "agents only: why the agent trades, shown with the trade in GET /api/agents/feed once it is confirmed (at most 2,000 characters)",
+    }),
+  confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .openapi({ description: "agents only: the agent's confidence in the trade, 0 to 1, shown in the feed" }),
+};
+
 const BuyBody = z.strictObject({
   marketSlug: MarketSlug,
   outcome: Text(60),
@@ -24,16 +47,19 @@ const BuyBody = z.strictObject({
   maxPrice: Price.optional().openapi({
     description: "highest average price per token accepted; the trade reverts (spending nothing) above it",
   }),
+  ...AgentFields,
 });
 const SellBody = z.strictObject({
   marketSlug: MarketSlug,
   outcome: Text(60),
   tokenAmount: SixDecimals.openapi({ description: "outcome tokens to sell", example: 5 }),
   minPrice: Price.optional().openapi({ description: "lowest average price per token accepted, after the fee" }),
+  ...AgentFields,
 });
-const ClaimBody = z.strictObject({ marketSlug: MarketSlug });
+const ClaimBody = z.strictObject({ marketSlug: MarketSlug, ...AgentFields });
 
 const Pending = {
+  account: z.enum(["vault", "wallet"]).openapi({ description: "whose USDC and tokens the trade moved" }),
   status: z.literal("pending"),
   txHash: z
     .string()
@@ -107,14 +133,14 @@ const writeRoute = <Body extends z.ZodType, Result extends z.ZodType>(
   });
 
 const COMMON =
-  "One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422.";
+  "One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: \"vault\"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them.";
 const buyRoute = writeRoute(
   "buyOutcome",
   "/api/trade/buy",
   "Buy outcome tokens",
   BuyBody,
   BuyResult,
-  `${COMMON} 400 for an outcome not in the market, an amount not positive or finer than 6 decimals, not enough USDC, or a maxPrice below the quote; 404 for an unknown market or a user without a wallet; 409 when the market is not active; 503 when the bundler is unavailable.`,
+  `${COMMON} 400 for an outcome not in the market, an amount not positive or finer than 6 decimals, not enough USDC (in the vault for a vault trade), or a maxPrice below the quote; 404 for an unknown market or a user without a wallet; 409 when the market is not active, or the vault holds positions in as many markets as it may (\`too_many_positions\`); 503 when the bundler is unavailable.`,
 );
 const sellRoute = writeRoute(
   "sellOutcome",
@@ -122,7 +148,7 @@ const sellRoute = writeRoute(
   "Sell outcome tokens",
   SellBody,
   SellResult,
-  `${COMMON} 400 for not enough tokens or a minPrice above the quote; otherwise as buy.`,
+  `${COMMON} 400 for not enough tokens (in the vault for a vault trade) or a minPrice above the quote; otherwise as buy.`,
 );
 const claimRoute = writeRoute(
   "claimWinnings",
@@ -130,7 +156,7 @@ const claimRoute = writeRoute(
   "Claim winnings of a resolved market",
   ClaimBody,
   ClaimResult,
-  `${COMMON} 400 when the market is not resolved (or voided); 404 for an unknown market or no position to claim.`,
+  `${COMMON} 400 when the market is not resolved (or voided); 404 for an unknown market or no position to claim (in the vault for a vault claim).`,
 );
 
 const statusRoute = createRoute({

@@ -1,6 +1,8 @@
-// Who trades what: the caller's wallet and owner key, and the market's contract, loaded once per
-// trade. Every trade and claim starts here, so its 404s and 503s read the same everywhere.
+// Who trades what: the caller's wallet and owner key, the account the trade moves (the wallet, or an
+// agent's vault), and the market's contract, loaded once per trade. Every trade and claim starts
+// here, so its 404s and 503s read the same everywhere.
 import type { Address, Hex } from "viem";
+import { type AgentTradeFields, type TradingAccount, tradingAccount } from "../agents/vaultTrade";
 import type { ChainAccess } from "../chain/access";
 import { ownerKeyFor } from "../chain/walletKeys";
 import type { MarketRow } from "../db/markets";
@@ -16,15 +18,21 @@ export type Trader = {
   market: MarketRow;
   /** The market's contract (markets without one are 404 here). */
   marketAddress: Address;
+  /** The caller's smart account, which signs the user operation (an agent's id). */
   wallet: Address;
   ownerKey: Hex;
+  /** Whose USDC and tokens the trade moves: the wallet, or the agent's vault. */
+  account: TradingAccount;
 };
 
-export async function loadTrader(context: TradeContext, marketSlug: string): Promise<Trader> {
+export async function loadTrader(
+  context: TradeContext,
+  request: { marketSlug: string } & AgentTradeFields,
+): Promise<Trader> {
   const { chain, config, db, user } = context;
   const masterKey = config.WALLET_MASTER_KEY;
   if (!chain || !masterKey) throw chainUnavailable();
-  const market = await db.markets.bySlug(marketSlug);
+  const market = await db.markets.bySlug(request.marketSlug);
   if (!market?.contract_address) throw marketNotFound();
   const wallet = await db.wallets.find(user.id);
   if (!wallet) throw walletNotFound();
@@ -34,5 +42,6 @@ export async function loadTrader(context: TradeContext, marketSlug: string): Pro
     marketAddress: market.contract_address as Address,
     wallet: wallet.address as Address,
     ownerKey: ownerKeyFor(masterKey, user.id),
+    account: await tradingAccount(chain, user, wallet.address as Address, request),
   };
 }
