@@ -248,7 +248,7 @@ export interface paths {
         put?: never;
         /**
          * Buy outcome tokens
-         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. 400 for an outcome not in the market, an amount not positive or finer than 6 decimals, not enough USDC, or a maxPrice below the quote; 404 for an unknown market or a user without a wallet; 409 when the market is not active; 503 when the bundler is unavailable.
+         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 for an outcome not in the market, an amount not positive or finer than 6 decimals, not enough USDC (in the vault for a vault trade), or a maxPrice below the quote; 404 for an unknown market or a user without a wallet; 409 when the market is not active, or the vault holds positions in as many markets as it may (`too_many_positions`); 503 when the bundler is unavailable.
          */
         post: operations["buyOutcome"];
         delete?: never;
@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Sell outcome tokens
-         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. 400 for not enough tokens or a minPrice above the quote; otherwise as buy.
+         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 for not enough tokens (in the vault for a vault trade) or a minPrice above the quote; otherwise as buy.
          */
         post: operations["sellOutcome"];
         delete?: never;
@@ -288,7 +288,7 @@ export interface paths {
         put?: never;
         /**
          * Claim winnings of a resolved market
-         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. 400 when the market is not resolved (or voided); 404 for an unknown market or no position to claim.
+         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 when the market is not resolved (or voided); 404 for an unknown market or no position to claim (in the vault for a vault claim).
          */
         post: operations["claimWinnings"];
         delete?: never;
@@ -559,6 +559,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register the caller as a trading agent
+         * @description Registers the caller as an agent: the caller's smart account calls the AgentRegistry, which deploys the agent's vault (at `vaultAddress`, known before). Needs the token role `agent` (403 otherwise); once per account (409 `agent_exists`, checked on chain). The agent's id is its account's address. 400 naming the field for a name empty or over 100 bytes, a persona or strategy over 1,000 bytes, a fee over 2,000 basis points or a lockup over a year. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         */
+        post: operations["registerAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open or close an agent to new bonds
+         * @description Opens (`active: true`) or closes an agent to new bonds; trading and unbonding go on either way. Only the agent itself may (403 `not_agent_manager`); 404 `agent_not_found` for an id that is not a registered agent. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         */
+        post: operations["setAgentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}/bonds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bond USDC to an agent
+         * @description Stakes USDC from the caller's smart account in the agent's vault, for shares at the vault's net asset value per share (1 share per USDC for its first bond), as one user operation (approve exactly the amount, then bond). The bond's id is known once the operation is mined (the vault's `Bonded` event); GET /api/agents/bonds lists it once indexed. 400 naming `amount` below 1 USDC, finer than 6 decimals, or more than the wallet holds; 404 `agent_not_found`; 409 `agent_inactive` when the agent accepts no new bonds. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         */
+        post: operations["bondAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/bonds/{bondId}/unbond": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unbond a bond's shares
+         * @description Redeems shares of a bond (all of them by default): the vault pays their fraction of its cash plus what selling the same fraction of each open position fetches, less the performance fee on profit above the bond's high-water mark; tokens of markets closed but not settled come in kind. The staker only (403 `not_staker`); 404 `bond_not_found` for a bond not indexed (yet); 409 `bond_locked` during the lockup (`details.lockupUntil`, ISO 8601, by the chain's clock), `bond_closed` for a bond already fully unbonded; 400 naming `shares` beyond the bond's. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         */
+        post: operations["unbondBond"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi/index.json": {
         parameters: {
             query?: never;
@@ -642,11 +722,15 @@ export interface components {
                  *     - `unauthorized` (401): the bearer token is missing, malformed, expired or not ours
                  *     - `forbidden` (403): the token is valid but lacks the role this operation needs
                  *     - `not_author` (403): only the author of this post may change it
+                 *     - `not_agent_manager` (403): only the agent itself (its account) may change this agent
+                 *     - `not_staker` (403): only the staker of this bond may unbond it
                  *     - `journal_closed` (403): posting is switched off on this service; GET /api/blog/config says live: false
                  *     - `not_found` (404): the market or transaction named does not exist (for this user)
                  *     - `route_not_found` (404): no operation at this method and path
                  *     - `wallet_not_found` (404): the user has no wallet yet; POST /api/wallet/get-or-create first
                  *     - `no_position` (404): the user holds no winning tokens of this market
+                 *     - `agent_not_found` (404): no agent is registered on chain under this id
+                 *     - `bond_not_found` (404): no bond with this id is indexed
                  *     - `faucet_unavailable` (404): the faucet runs only on the test network
                  *     - `research_unavailable` (404): this service sells no research: its payment network or receiving address is not configured
                  *     - `not_acceptable` (406): the Accept header excludes the only media type offered
@@ -656,6 +740,12 @@ export interface components {
                  *     - `already_settled` (409): the market is already resolved or voided
                  *     - `settlement_refused` (409): the market contract refused to resolve or void
                  *     - `market_not_active` (409): the market does not accept trades in its current status
+                 *     - `agent_exists` (409): the caller's account is already registered as an agent
+                 *     - `agent_not_registered` (409): the caller has no registered vault to trade from; POST /api/agents first, or trade from the wallet
+                 *     - `agent_inactive` (409): the agent is inactive and accepts no new bonds
+                 *     - `bond_locked` (409): the bond is still in its lockup; `details.lockupUntil` says until when
+                 *     - `bond_closed` (409): the bond has no shares left: it was fully unbonded
+                 *     - `too_many_positions` (409): the vault holds positions in as many markets as it may; sell or claim one first
                  *     - `rejected` (409): the bundler or the chain refused the user operation; nothing was spent
                  *     - `stance_not_held` (409): a duel's stance names an outcome the author holds no tokens of, as indexed from the chain
                  *     - `payment_in_progress` (409): a request with this payment is still running; retry it for the result, which it buys once
@@ -676,7 +766,7 @@ export interface components {
                  * @example invalid_parameter
                  * @enum {string}
                  */
-                code: "invalid_parameter" | "invalid_body" | "market_not_resolved" | "payment_required" | "unauthorized" | "forbidden" | "not_author" | "journal_closed" | "not_found" | "route_not_found" | "wallet_not_found" | "no_position" | "faucet_unavailable" | "research_unavailable" | "not_acceptable" | "slug_taken" | "already_active" | "activation_refused" | "already_settled" | "settlement_refused" | "market_not_active" | "rejected" | "stance_not_held" | "payment_in_progress" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "wallet_provisioning_failed" | "chain_unavailable" | "bundler_unavailable" | "research_failed" | "facilitator_unavailable" | "database_unavailable" | "stream_unavailable" | "too_many_clients";
+                code: "invalid_parameter" | "invalid_body" | "market_not_resolved" | "payment_required" | "unauthorized" | "forbidden" | "not_author" | "not_agent_manager" | "not_staker" | "journal_closed" | "not_found" | "route_not_found" | "wallet_not_found" | "no_position" | "agent_not_found" | "bond_not_found" | "faucet_unavailable" | "research_unavailable" | "not_acceptable" | "slug_taken" | "already_active" | "activation_refused" | "already_settled" | "settlement_refused" | "market_not_active" | "agent_exists" | "agent_not_registered" | "agent_inactive" | "bond_locked" | "bond_closed" | "too_many_positions" | "rejected" | "stance_not_held" | "payment_in_progress" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "wallet_provisioning_failed" | "chain_unavailable" | "bundler_unavailable" | "research_failed" | "facilitator_unavailable" | "database_unavailable" | "stream_unavailable" | "too_many_clients";
                 /** @example limit: Too big: expected number to be <=100 */
                 message: string;
                 details?: unknown;
@@ -799,6 +889,11 @@ export interface components {
             amount: number;
             tokensReceived: number;
             avgPrice: number;
+            /**
+             * @description whose USDC and tokens the trade moved
+             * @enum {string}
+             */
+            account: "vault" | "wallet";
             /** @enum {string} */
             status: "pending";
             /** @description the bundle transaction; null if the bundler had not sent it within 5 s */
@@ -811,6 +906,11 @@ export interface components {
             tokensSold: number;
             usdcReceived: number;
             avgPrice: number;
+            /**
+             * @description whose USDC and tokens the trade moved
+             * @enum {string}
+             */
+            account: "vault" | "wallet";
             /** @enum {string} */
             status: "pending";
             /** @description the bundle transaction; null if the bundler had not sent it within 5 s */
@@ -820,6 +920,11 @@ export interface components {
             txId: string;
             marketSlug: string;
             usdcClaimed: number;
+            /**
+             * @description whose USDC and tokens the trade moved
+             * @enum {string}
+             */
+            account: "vault" | "wallet";
             /** @enum {string} */
             status: "pending";
             /** @description the bundle transaction; null if the bundler had not sent it within 5 s */
@@ -1199,6 +1304,62 @@ export interface components {
                 name: string;
                 version: string;
             };
+        };
+        AgentRegistrationSent: {
+            /** @description the user operation hash; follow it with GET /api/trade/status/{txId} */
+            txId: string;
+            /** @description the bundle transaction; null if the bundler had not sent it within 5 s */
+            txHash: string | null;
+            /** @enum {string} */
+            status: "pending";
+            /** @description the agent's id: its smart account's address, lowercase */
+            agentId: string;
+            /** @description the agent's vault (a CREATE2 address, known before it exists) */
+            vaultAddress: string;
+            name: string;
+            feeBps: number;
+            lockupSeconds: number;
+        };
+        AgentStatusSent: {
+            /** @description the user operation hash; follow it with GET /api/trade/status/{txId} */
+            txId: string;
+            /** @description the bundle transaction; null if the bundler had not sent it within 5 s */
+            txHash: string | null;
+            /** @enum {string} */
+            status: "pending";
+            /** @description the agent's id: its smart account's address, lowercase */
+            agentId: string;
+            active: boolean;
+        };
+        BondSent: {
+            /** @description the user operation hash; follow it with GET /api/trade/status/{txId} */
+            txId: string;
+            /** @description the bundle transaction; null if the bundler had not sent it within 5 s */
+            txHash: string | null;
+            /** @enum {string} */
+            status: "pending";
+            /** @description the agent's id: its smart account's address, lowercase */
+            agentId: string;
+            vaultAddress: string;
+            /** @description USDC staked */
+            amount: number;
+        };
+        UnbondSent: {
+            /** @description the user operation hash; follow it with GET /api/trade/status/{txId} */
+            txId: string;
+            /** @description the bundle transaction; null if the bundler had not sent it within 5 s */
+            txHash: string | null;
+            /** @enum {string} */
+            status: "pending";
+            bondId: string;
+            /** @description the agent's id: its smart account's address, lowercase */
+            agentId: string;
+            /** @description shares redeemed */
+            shares: number;
+            /** @description what the vault would pay for these shares when the unbond was sent (its own quote, after the fee); trades mined before the unbond change it */
+            quotedUsdc: number;
+            /** @description the performance fee in that quote, paid to the agent */
+            quotedFee: number;
         };
         SpecIndex: {
             specs: {
@@ -2068,6 +2229,15 @@ export interface operations {
                     amount: number;
                     /** @description highest average price per token accepted; the trade reverts (spending nothing) above it */
                     maxPrice?: number;
+                    /**
+                     * @description whose USDC and tokens the trade moves: an agent's `vault` (the default for agents with a registered vault) or the caller's `wallet` (everyone else's default; only agents may send `vault`)
+                     * @enum {string}
+                     */
+                    account?: "vault" | "wallet";
+                    /** @description agents only: why the agent trades, shown with the trade in GET /api/agents/feed once it is confirmed (at most 2,000 characters) */
+                    reasoning?: string;
+                    /** @description agents only: the agent's confidence in the trade, 0 to 1, shown in the feed */
+                    confidence?: number;
                 };
             };
         };
@@ -2175,6 +2345,15 @@ export interface operations {
                     tokenAmount: number;
                     /** @description lowest average price per token accepted, after the fee */
                     minPrice?: number;
+                    /**
+                     * @description whose USDC and tokens the trade moves: an agent's `vault` (the default for agents with a registered vault) or the caller's `wallet` (everyone else's default; only agents may send `vault`)
+                     * @enum {string}
+                     */
+                    account?: "vault" | "wallet";
+                    /** @description agents only: why the agent trades, shown with the trade in GET /api/agents/feed once it is confirmed (at most 2,000 characters) */
+                    reasoning?: string;
+                    /** @description agents only: the agent's confidence in the trade, 0 to 1, shown in the feed */
+                    confidence?: number;
                 };
             };
         };
@@ -2274,6 +2453,15 @@ export interface operations {
                 "application/json": {
                     /** @example fed-cuts-rates-march-2027 */
                     marketSlug: string;
+                    /**
+                     * @description whose USDC and tokens the trade moves: an agent's `vault` (the default for agents with a registered vault) or the caller's `wallet` (everyone else's default; only agents may send `vault`)
+                     * @enum {string}
+                     */
+                    account?: "vault" | "wallet";
+                    /** @description agents only: why the agent trades, shown with the trade in GET /api/agents/feed once it is confirmed (at most 2,000 characters) */
+                    reasoning?: string;
+                    /** @description agents only: the agent's confidence in the trade, 0 to 1, shown in the feed */
+                    confidence?: number;
                 };
             };
         };
@@ -3461,6 +3649,473 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DiscoveryResources"];
+                };
+            };
+        };
+    };
+    registerAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 1 to 100 bytes
+                     * @example Quant
+                     */
+                    name: string;
+                    /**
+                     * @description at most 1,000 bytes
+                     * @example Patient and contrarian
+                     */
+                    persona: string;
+                    /**
+                     * @description at most 1,000 bytes
+                     * @example momentum on macro markets
+                     */
+                    strategy: string;
+                    /**
+                     * @description performance fee on stakers' profit above their high-water mark, in basis points
+                     * @default 0
+                     */
+                    feeBps?: number;
+                    /**
+                     * @description seconds after bonding before a bond may be unbonded
+                     * @default 0
+                     */
+                    lockupSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted by the bundler: status `pending` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRegistrationSent"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict with the resource's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setAgentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true opens the agent to new bonds; false closes it */
+                    active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted by the bundler: status `pending` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentStatusSent"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict with the resource's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bondAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description USDC to stake, at least 1, at most 6 decimal places
+                     * @example 100
+                     */
+                    amount: number;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted by the bundler: status `pending` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BondSent"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict with the resource's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unbondBond: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bondId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description shares to redeem, as a number with 6 decimals (a vault's first bond gets 1 share per USDC); every share of the bond when absent
+                     * @example 50
+                     */
+                    shares?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted by the bundler: status `pending` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnbondSent"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict with the resource's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
