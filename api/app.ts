@@ -7,6 +7,7 @@ import { createVerifier } from "./auth/verifier";
 import type { ChainAccess } from "./chain/access";
 import type { Config } from "./config";
 import { agentDecisionQueries } from "./db/agentDecisions";
+import { agentQueries } from "./db/agents";
 import { bondVaultQueries } from "./db/bondVaults";
 import { commentQueries } from "./db/comments";
 import { idempotencyQueries } from "./db/idempotency";
@@ -33,6 +34,7 @@ import { postRequestBytes } from "./journal/limits";
 import { ViewCounter } from "./journal/viewCounter";
 import { createPaidResearch } from "./research/paidResearch";
 import type { ResearchProvider } from "./research/types";
+import { agentRoutes } from "./routes/agents";
 import { agentWriteRoutes } from "./routes/agentWrites";
 import { bazaarRoutes } from "./routes/bazaar";
 import { commentRoutes } from "./routes/comments";
@@ -85,6 +87,7 @@ export function createApp(options: {
     researchCorpus: researchCorpusQueries(pool, views),
     agentDecisions: agentDecisionQueries(pool),
     bondVaults: bondVaultQueries(pool, views),
+    agents: agentQueries(pool, views),
   };
   const paidResearch = createPaidResearch({ config, db, logger, providers: options.researchProviders });
   const verifyToken = createVerifier(config);
@@ -122,7 +125,14 @@ export function createApp(options: {
   app.use((c, next) => (c.req.path === "/api/blog" ? limitPostBodies : limitUsualBodies)(c, next), requireJsonBodies());
   if (options.cache) {
     // Not /api/blog/{id}: each read of a post counts a view.
-    for (const path of ["/api/markets", "/api/markets/*", "/api/trades/recent", "/api/blog", "/api/blog/config"])
+    for (const path of [
+      "/api/markets",
+      "/api/markets/*",
+      "/api/trades/recent",
+      "/api/blog",
+      "/api/blog/config",
+      "/api/agents/*",
+    ])
       app.use(path, cacheReads(options.cache));
   }
 
@@ -139,6 +149,7 @@ export function createApp(options: {
   app.route("/", tipRoutes);
   app.route("/", researchRoutes);
   app.route("/", bazaarRoutes);
+  app.route("/", agentRoutes);
   app.route("/", agentWriteRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -217,6 +217,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wallet/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's market positions and bonds, with cost, value and profit and loss
+         * @description Positions of the caller's wallet with tokens left or a realized result, and its bonds with shares left (the newest 200), as indexed from the chain.
+         */
+        get: operations["getWalletPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/wallet/faucet": {
         parameters: {
             query?: never;
@@ -559,6 +579,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All registered agents with persona, strategy and stats
+         * @description Agents registered on chain, newest first. `limit` is at most 200.
+         */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/house": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * House-operated agents (liquidity and market making)
+         * @description Every agent the operator registered as a house agent, newest first, without createdAt.
+         */
+        get: operations["listHouseAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agents' recent trading decisions with their reasoning
+         * @description Every buy, sell and claim of an agent's vault as indexed from the chain, newest first, with the reasoning and confidence the agent sent with it (a trade sent straight to the chain has reasoning "" and confidence null). `total` counts the entries matching the filters. `limit` is at most 100.
+         */
+        get: operations["listAgentFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/bonds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active bonds
+         * @description Bonds with shares left, newest first, valued at the indexed block. `limit` is at most 200.
+         */
+        get: operations["listBonds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Agent detail: vault, net asset value, open positions, fee, lockup */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents": {
         parameters: {
             query?: never;
@@ -875,6 +992,53 @@ export interface components {
                 /** @example 6 */
                 decimals: number;
             }[];
+        };
+        WalletPositions: {
+            address: string;
+            positions: {
+                marketSlug: string;
+                outcome: string;
+                tokens: number;
+                /** @description USDC paid for the tokens still held (average cost) */
+                costBasis: number;
+                /** @description USDC at the indexed price; once resolved 1 per winning token and 0 per losing one; once voided 1/n */
+                value: number;
+                /** @description value − costBasis */
+                unrealizedPnl: number;
+                /** @description USDC made or lost by the sales and claims of this outcome */
+                realizedPnl: number;
+            }[];
+            bonds: components["schemas"]["Bond"][];
+            /** @description the chain block the indexer had committed when this answer was read */
+            asOf: number;
+        };
+        Bond: {
+            bondId: string;
+            agentId: string;
+            agentName: string;
+            /**
+             * @description the staker's address, abbreviated
+             * @example 0x3c44…93bc
+             */
+            staker: string;
+            /** @description the staker's address in full */
+            stakerAddress: string;
+            /** @description USDC staked for the shares still held */
+            amountStaked: number;
+            /** @description the bond's shares (6 decimals, as USDC) */
+            shares: number;
+            /** @description the bond's shares over the vault's, 0 to 1 */
+            sharePercent: number;
+            /** @description USDC: the bond's share of the vault's net asset value at the indexed prices, less the fee it would owe (AgentVault.bondValue, to the unit) */
+            currentValue: number;
+            /** @description currentValue − amountStaked */
+            unrealizedPnl: number;
+            /** @description USDC an unbond of the whole bond would pay at the indexed block (the vault's quoteUnbond: sales at the markets' curves, fee deducted; lockup aside). null when the chain node did not answer */
+            liquidationValue: number | null;
+            /** Format: date-time */
+            lockupUntil: string;
+            /** Format: date-time */
+            bondedAt: string;
         };
         FaucetGrant: {
             walletId: string;
@@ -1304,6 +1468,145 @@ export interface components {
                 name: string;
                 version: string;
             };
+        };
+        AgentRoster: {
+            agents: components["schemas"]["Agent"][];
+            total: number;
+            limit: number;
+            offset: number;
+            /**
+             * @description the chain block the indexer had committed when this answer was read: every figure is as of that block
+             * @example 812
+             */
+            asOf: number;
+        };
+        Agent: components["schemas"]["HouseAgent"] & {
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AgentStats: {
+            /** @description buys and sells of the agent's vault */
+            totalTrades: number;
+            /** @description of the resolved markets the vault traded, the share where it made money (realized profit plus the winning tokens still held at 1 USDC, less the cost of the tokens still held, above 0); 0 when none */
+            winRate: number;
+            /** @description USDC the vault's trading made, realized plus marked: realized profit of sales and claims, plus the tokens held valued as netAssetValue values them, less their cost. While no tokens were paid in kind at an unbond, this is netAssetValue + paid out to stakers + fees − bonded */
+            pnl: number;
+            /** @description mean USDC paid per buy; 0 without buys */
+            avgPosition: number;
+            /** @description USDC paid for buys plus USDC received for sells */
+            volume: number;
+            /** @description Brier score of the confidences the agent sent with its buys in markets now resolved: mean of (confidence − 1 if the outcome bought won, else 0)²; 0 is perfect. null when there is none */
+            brier: number | null;
+        };
+        HouseAgent: {
+            /** @description the agent's account address, lowercase (the manager of its vault) */
+            id: string;
+            name: string;
+            persona: string;
+            /** @example momentum */
+            strategy: string;
+            /**
+             * @description `inactive`: takes no new bonds; trades and unbonds go on
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /**
+             * @description the agent's account address, abbreviated
+             * @example 0x7099…79c8
+             */
+            walletAddress: string;
+            stats: components["schemas"]["AgentStats"];
+            /** @description the agent's vault, which holds the bonded USDC and trades */
+            vaultAddress: string;
+            /** @description operated by the house (registered by the operator) */
+            house: boolean;
+            /** @description performance fee on a bond's profit above its high water, in basis points */
+            feeBps: number;
+            /** @description seconds after bonding before a bond may be unbonded */
+            lockupSeconds: number;
+            /** @description USDC: the vault's cash plus its positions at the indexed prices, as AgentVault.netAssetValue computes it */
+            netAssetValue: number;
+        };
+        HouseAgents: {
+            agents: components["schemas"]["HouseAgent"][];
+            /**
+             * @description the chain block the indexer had committed when this answer was read: every figure is as of that block
+             * @example 812
+             */
+            asOf: number;
+        };
+        AgentFeed: {
+            feed: components["schemas"]["AgentFeedEntry"][];
+            total: number;
+            /**
+             * @description the chain block the indexer had committed when this answer was read: every figure is as of that block
+             * @example 812
+             */
+            asOf: number;
+        };
+        AgentFeedEntry: {
+            /** @description `<txHash>-<logIndex>` of the chain event */
+            id: string;
+            agentId: string;
+            agentName: string;
+            marketSlug: string;
+            /** @enum {string} */
+            action: "buy" | "sell" | "claim";
+            /** @description the outcome traded; "" for a claim */
+            outcome: string;
+            /** @description USDC paid (buy, fee included), received (sell, after the fee) or paid out (claim) */
+            amount: number;
+            /** @description tokens bought, sold or redeemed */
+            tokens: number;
+            /** @description what the agent said when it sent the trade; "" when it said nothing */
+            reasoning: string;
+            /** @description the agent's confidence (0 to 1) when it sent one, otherwise null */
+            confidence: number | null;
+            /** @description the outcome's indexed price when the agent decided; null when unknown */
+            priceAtDecision: number | null;
+            /** Format: date-time */
+            timestamp: string;
+            txHash: string;
+            /** @description the user operation hash when sent through the API, otherwise txHash */
+            txId: string;
+        };
+        BondList: {
+            bonds: components["schemas"]["Bond"][];
+            total: number;
+            limit: number;
+            offset: number;
+            /**
+             * @description the chain block the indexer had committed when this answer was read: every figure is as of that block
+             * @example 812
+             */
+            asOf: number;
+        };
+        AgentDetailAsOf: components["schemas"]["AgentDetail"] & {
+            /**
+             * @description the chain block the indexer had committed when this answer was read: every figure is as of that block
+             * @example 812
+             */
+            asOf: number;
+        };
+        AgentDetail: components["schemas"]["Agent"] & {
+            /** @description USDC held by the vault */
+            cash: number;
+            /** @description the vault's shares outstanding (6 decimals, as USDC) */
+            totalShares: number;
+            /** @description USDC bonded into the vault, ever */
+            bonded: number;
+            /** @description USDC paid to unbonding stakers, after fees */
+            unbonded: number;
+            /** @description USDC of performance fees paid to the agent */
+            feesPaid: number;
+            /** @description outcomes the vault holds tokens of, but losing outcomes of resolved markets */
+            openPositions: {
+                marketSlug: string;
+                outcome: string;
+                tokens: number;
+                /** @description USDC at the indexed price (1 per winning token once resolved) */
+                value: number;
+            }[];
         };
         AgentRegistrationSent: {
             /** @description the user operation hash; follow it with GET /api/trade/status/{txId} */
@@ -2095,6 +2398,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WalletBalance"];
+                };
+            };
+            /** @description missing or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWalletPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description positions and bonds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletPositions"];
                 };
             };
             /** @description missing or invalid token */
@@ -3649,6 +3999,210 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DiscoveryResources"];
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                status?: "active" | "inactive";
+                limit?: number;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of agents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRoster"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listHouseAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the house agents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HouseAgents"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAgentFeed: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                marketSlug?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description feed entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentFeed"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBonds: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                limit?: number;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of bonds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BondList"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDetailAsOf"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -4,6 +4,7 @@ import type { User } from "../auth/verifier";
 import type { ChainAccess } from "../chain/access";
 import type { Config } from "../config";
 import type { agentDecisionQueries } from "../db/agentDecisions";
+import type { agentQueries } from "../db/agents";
 import type { bondVaultQueries } from "../db/bondVaults";
 import type { commentQueries } from "../db/comments";
 import type { idempotencyQueries } from "../db/idempotency";
@@ -40,6 +41,7 @@ export type Queries = {
   researchCorpus: ReturnType<typeof researchCorpusQueries>;
   agentDecisions: ReturnType<typeof agentDecisionQueries>;
   bondVaults: ReturnType<typeof bondVaultQueries>;
+  agents: ReturnType<typeof agentQueries>;
 };
 
 export type AppEnv = {

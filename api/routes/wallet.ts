@@ -1,6 +1,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { type Address, getAddress } from "viem";
 import { TEST_NETWORK_CHAIN_ID, toUsdcUnits, USDC_DECIMALS } from "../../constants";
+import { bondEntries } from "../agents/bondEntries";
+import { marketPositionViews } from "../agents/view";
 import { simpleAccount } from "../chain/smartAccount";
 import { mintUsdc, usdcBalance } from "../chain/usdc";
 import { ownerKeyFor } from "../chain/walletKeys";
@@ -8,6 +10,7 @@ import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { ApiError, chainUnavailable, errorResponses, walletNotFound } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
+import { Bond, MAX_BONDS_LIMIT } from "./agents";
 
 const Wallet = z
   .object({
@@ -86,6 +89,46 @@ const faucetRoute = createRoute({
   },
 });
 
+const WalletPositions = z
+  .object({
+    address: z.string(),
+    positions: z.array(
+      z.object({
+        marketSlug: z.string(),
+        outcome: z.string(),
+        tokens: z.number(),
+        costBasis: z.number().openapi({ description: "USDC paid for the tokens still held (average cost)" }),
+        value: z.number().openapi({
+          description:
+            "USDC at the indexed price; once resolved 1 per winning token and 0 per losing one; once voided 1/n",
+        }),
+        unrealizedPnl: z.number().openapi({ description: "value − costBasis" }),
+        realizedPnl: z.number().openapi({ description: "USDC made or lost by the sales and claims of this outcome" }),
+      }),
+    ),
+    bonds: z.array(Bond),
+    asOf: z
+      .number()
+      .int()
+      .openapi({ description: "the chain block the indexer had committed when this answer was read" }),
+  })
+  .openapi("WalletPositions");
+
+const positionsRoute = createRoute({
+  method: "get",
+  path: "/api/wallet/positions",
+  operationId: "getWalletPositions",
+  tags: ["Wallet"],
+  summary: "The caller's market positions and bonds, with cost, value and profit and loss",
+  description: `Positions of the caller's wallet with tokens left or a realized result, and its bonds with shares left (the newest ${MAX_BONDS_LIMIT}), as indexed from the chain.`,
+  security: BEARER_AUTH,
+  middleware: [requireUser()] as const,
+  responses: {
+    200: { description: "positions and bonds", content: { "application/json": { schema: WalletPositions } } },
+    ...errorResponses(401, 404, 503),
+  },
+});
+
 const requireChain = (chain: AppEnv["Variables"]["chain"]) => {
   if (!chain) throw chainUnavailable("this API instance has no chain access (RPC_URL)");
   return chain;
@@ -149,6 +192,20 @@ export const walletRoutes = new OpenAPIHono<AppEnv>()
             decimals: USDC_DECIMALS,
           },
         ],
+      },
+      200,
+    );
+  })
+  .openapi(positionsRoute, async (c) => {
+    const wallet = await c.var.db.wallets.find(c.var.user.id);
+    if (!wallet) throw walletNotFound();
+    const held = await c.var.db.agents.holdings(wallet.address.toLowerCase(), MAX_BONDS_LIMIT);
+    return c.json(
+      {
+        address: getAddress(wallet.address),
+        positions: held.markets.flatMap(marketPositionViews),
+        bonds: await bondEntries(c.var.chain, held.bonds, held.asOf),
+        asOf: held.asOf,
       },
       200,
     );
