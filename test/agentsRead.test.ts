@@ -377,9 +377,11 @@ describe("agents' reads", () => {
     expect(body).toMatchObject({ total: 3, limit: 50, offset: 0 });
     const asOf = BigInt(body.asOf);
     const totalShares = await vaultView<bigint>(vaults[HEDGE]!, "totalShares", [], asOf);
+    let fees = 0n;
     for (const entry of body.bonds) {
       const bondId = BigInt(entry.bondId);
-      const [value] = await vaultView<readonly [bigint, bigint]>(vaults[HEDGE]!, "bondValue", [bondId], asOf);
+      const [value, fee] = await vaultView<readonly [bigint, bigint]>(vaults[HEDGE]!, "bondValue", [bondId], asOf);
+      fees += fee;
       const [staker, bondedAt, shares, principal] = await vaultView<readonly [Address, bigint, bigint, bigint]>(
         vaults[HEDGE]!,
         "bonds",
@@ -399,6 +401,8 @@ describe("agents' reads", () => {
       expect(Date.parse(entry.lockupUntil) - Date.parse(entry.bondedAt)).toBe(3_600_000);
       expect(Date.parse(entry.bondedAt)).toBe(Number(bondedAt) * 1000);
     }
+    // The first stakers are in profit, so the fee branch of the valuation was taken.
+    expect(fees).toBeGreaterThan(0n);
     const tess = body.bonds.find((entry: any) => entry.bondId === bondIds.tess!.toString());
     expect(tess.amountStaked).toBe(300);
     const paged = (await read(`/api/agents/bonds?agentId=${HEDGE}&limit=1&offset=1`)).body;
