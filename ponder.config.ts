@@ -2,7 +2,7 @@
 // where from the environment: RPC_URL (comma-separated for several), optional WS_URL.
 import { createConfig, factory } from "ponder";
 import { getAbiItem } from "viem";
-import { EntryPointAbi, MarketAbi, MarketFactoryAbi, TestUSDCAbi } from "./abis";
+import { AgentRegistryAbi, AgentVaultAbi, EntryPointAbi, MarketAbi, MarketFactoryAbi, TestUSDCAbi } from "./abis";
 import { TEST_NETWORK_CHAIN_ID } from "./constants";
 import { readDeployment } from "./deployments/schema";
 
@@ -45,6 +45,22 @@ export default createConfig({
         address: deployment.contracts.marketFactory,
         event: getAbiItem({ abi: MarketFactoryAbi, name: "MarketCreated" }),
         parameter: "market",
+      }),
+      startBlock,
+    },
+    AgentRegistry: {
+      chain: "testnet",
+      abi: AgentRegistryAbi,
+      address: deployment.contracts.agentRegistry,
+      startBlock,
+    },
+    AgentVault: {
+      chain: "testnet",
+      abi: AgentVaultAbi,
+      address: factory({
+        address: deployment.contracts.agentRegistry,
+        event: getAbiItem({ abi: AgentRegistryAbi, name: "AgentRegistered" }),
+        parameter: "vault",
       }),
       startBlock,
     },

@@ -249,3 +249,10 @@ export const unbond = onchainTable(
   }),
   (table) => ({ bondIdx: index().on(table.bondId), userOpIdx: index().on(table.userOpHash) }),
 );
+
+/** Which agent a vault belongs to: the Market handlers look a trader up here (by primary key, so a
+ * cache hit during backfill) to credit a vault's trade to its manager's user operation. */
+export const agentVault = onchainTable("agent_vault", (t) => ({
+  vault: t.hex().primaryKey(),
+  manager: t.hex().notNull(),
+}));

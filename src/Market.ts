@@ -1,8 +1,8 @@
 import { ponder } from "ponder:registry";
 import { claim, market, position, priceCandle, trade } from "ponder:schema";
 import type { Address } from "viem";
+import { marketUserOpHash } from "./lib/operationSender";
 import { bucketStart, CANDLE_INTERVALS, wadToNumber } from "./lib/prices";
-import { userOpHashFor } from "./lib/userOperations";
 
 type Db = Parameters<Parameters<typeof ponder.on<"Market:Trade">>[1]>[0]["context"]["db"];
 
@@ -31,7 +31,7 @@ ponder.on("Market:Trade", async ({ event, context }) => {
     logIndex: event.log.logIndex,
     timestamp,
     txHash: event.transaction.hash,
-    userOpHash: userOpHashFor(event.transaction, trader, context.contracts.EntryPoint.address, context.chain.id),
+    userOpHash: await marketUserOpHash(context, event.transaction, trader),
   });
 
   await context.db.update(market, { address }).set((row) => {
@@ -119,7 +119,7 @@ ponder.on("Market:Claimed", async ({ event, context }) => {
     blockNumber: event.block.number,
     timestamp: event.block.timestamp,
     txHash: event.transaction.hash,
-    userOpHash: userOpHashFor(event.transaction, holder, context.contracts.EntryPoint.address, context.chain.id),
+    userOpHash: await marketUserOpHash(context, event.transaction, holder),
   });
   const settled = await context.db.update(market, { address }).set((row) => ({ liquidity: row.liquidity - usdcPaid }));
 
