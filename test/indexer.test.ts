@@ -2,8 +2,9 @@
 // candles; the tables must equal the contracts' own views.
 
 import pg from "pg";
-import type { Address, PublicClient } from "viem";
+import { type Address, encodeFunctionData, type Hex, keccak256, type PublicClient, toBytes } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AgentVaultAbi, MarketAbi, TestUSDCAbi } from "../abis";
 import { publicClientFor } from "../api/chain/chain";
 import { toUsdcUnits } from "../constants";
 import { startIndexer, waitForIndexer } from "../scripts/stack/indexer";
@@ -11,7 +12,7 @@ import { freePort } from "../scripts/stack/ports";
 import { stopChild } from "../scripts/stack/processes";
 import { type ChainDriver, chainDriver } from "./helpers/chain";
 import { candlesFromTrades, differencesFromChain, dumpTables, indexedCandles } from "./helpers/indexCheck";
-import { tradeRandomly, traderAddresses } from "./helpers/scenario";
+import { agentSession, registerAgentTx, tradeRandomly, traderAddresses, vaultAddressOf } from "./helpers/scenario";
 import { startTestStack, type TestStack } from "./helpers/stack";
 import { newSponsoredAccount } from "./helpers/userOps";
 
@@ -38,7 +39,7 @@ describe("indexer", () => {
     await stack?.dispose();
   });
 
-  it("equals the chain after 200+ trades by 10 traders in 3 markets, a resolve, a void and claims", async () => {
+  it("equals the chain after 200+ trades by 10 traders in 3 markets, a resolve, a void and claims; a vault's trade and claim carry its manager's user operation", async () => {
     const [a, b, c] = stack.deployment.markets;
     const outcomes = async (address: Address) =>
       (
@@ -65,7 +66,7 @@ describe("indexer", () => {
     // A holder-to-holder transfer of outcome tokens, and sponsored trades through the EntryPoint.
     const balance = await chain.readContract({
       address: a!.address,
-      abi: (await import("../abis")).MarketAbi,
+      abi: MarketAbi,
       functionName: "balanceOf",
       args: [traders[0]!, 0n],
     });
@@ -76,6 +77,30 @@ describe("indexer", () => {
     await user.mintUsdc(toUsdcUnits(100));
     const sponsored = [await user.buy(a!.address, 1, toUsdcUnits(10)), await user.buy(b!.address, 0, toUsdcUnits(5))];
 
+    // An agent whose manager is a smart account: the user bonds into its vault and the agent buys
+    // from it, each in a sponsored user operation.
+    const agentUser = await newSponsoredAccount(stack, chain);
+    await driver.mineBlock([registerAgentTx(stack.deployment, agentUser.account.address, "Sponsored agent", 0)]);
+    const vault = await vaultAddressOf(chain, stack.deployment, agentUser.account.address);
+    const send = async (sender: typeof user, calls: { to: Address; data: Hex }[]) => {
+      const hash = await sender.bundler.sendUserOperation({ calls });
+      const receipt = await sender.bundler.waitForUserOperationReceipt({ hash, timeout: 30_000 });
+      expect(receipt.success).toBe(true);
+      return hash;
+    };
+    const vaultCall = (functionName: "bond" | "buy" | "claim", args: unknown[]) => ({
+      to: vault,
+      data: encodeFunctionData({ abi: AgentVaultAbi, functionName, args: args as never }),
+    });
+    const bondOp = await send(user, [
+      {
+        to: stack.deployment.contracts.usdc,
+        data: encodeFunctionData({ abi: TestUSDCAbi, functionName: "approve", args: [vault, toUsdcUnits(20)] }),
+      },
+      vaultCall("bond", [toUsdcUnits(20)]),
+    ]);
+    const vaultBuyOp = await send(agentUser, [vaultCall("buy", [keccak256(toBytes(a!.slug)), 1n, toUsdcUnits(5), 0n])]);
+
     // Settle: a resolves to outcome 1, b is voided; everyone claims from both.
     await driver.mineBlock([
       driver.lifecycle(a!.address, "close"),
@@ -83,13 +108,14 @@ describe("indexer", () => {
       driver.lifecycle(b!.address, "void"),
     ]);
     await driver.mineBlock(traders.flatMap((t) => [driver.claim(t, a!.address), driver.claim(t, b!.address)]));
+    const vaultClaimOp = await send(agentUser, [vaultCall("claim", [keccak256(toBytes(a!.slug))])]);
 
     await caughtUp();
     expect(await differencesFromChain(db, stack.indexerSchema, chain, stack.deployment, holders)).toEqual([]);
 
     const schema = stack.indexerSchema;
     const indexedTrades = Number((await db.query(`SELECT count(*) FROM "${schema}".trade`)).rows[0].count);
-    expect(indexedTrades).toBe(trades + 2);
+    expect(indexedTrades).toBe(trades + 3);
     for (const { userOpHash, success } of sponsored) {
       expect(success).toBe(true);
       const op = (await db.query(`SELECT * FROM "${schema}".user_operation WHERE hash = $1`, [userOpHash])).rows[0];
@@ -100,6 +126,14 @@ describe("indexer", () => {
     }
     const claims = (await db.query(`SELECT count(*) FROM "${schema}".claim`)).rows[0].count;
     expect(Number(claims)).toBeGreaterThan(0);
+
+    const linkedTo = async (table: string, hash: Hex) =>
+      (await db.query(`SELECT * FROM "${schema}"."${table}" WHERE user_op_hash = $1`, [hash])).rows;
+    expect(await linkedTo("bond", bondOp)).toMatchObject([
+      { staker: user.account.address.toLowerCase(), vault: vault.toLowerCase(), amount: String(toUsdcUnits(20)) },
+    ]);
+    expect(await linkedTo("trade", vaultBuyOp)).toMatchObject([{ trader: vault.toLowerCase(), is_buy: true }]);
+    expect(await linkedTo("claim", vaultClaimOp)).toMatchObject([{ holder: vault.toLowerCase() }]);
   });
 
   it("keeps candles equal to a recomputation from the trade rows, for every interval", async () => {
@@ -116,16 +150,56 @@ describe("indexer", () => {
       { address: c!.address, outcomes: 3 },
       { address: d!.address, outcomes: 4 },
     ];
+    const [manager, first, second] = traderAddresses(3, 1_000) as [Address, Address, Address];
+    holders.push(first, second);
+    const agentMarkets = [
+      { ...c!, outcomes: 3 },
+      { ...d!, outcomes: 4 },
+    ];
+    const session = {
+      driver,
+      chain,
+      deployment: stack.deployment,
+      manager,
+      stakers: [first, second] as [Address, Address],
+    };
     await caughtUp();
     const snapshot = await driver.rpc<string>("evm_snapshot");
     await tradeRandomly({ driver, chain, traders, markets: tradeMarkets, trades: 30, perBlock: 5, seed: 11 });
+    await agentSession({ ...session, markets: agentMarkets, trades: 6, seed: 21, feeBps: 500 });
     await caughtUp();
+    const agentRow = async () =>
+      (await db.query(`SELECT * FROM "${stack.indexerSchema}".agent WHERE manager = $1`, [manager.toLowerCase()])).rows;
+    expect(await agentRow()).toMatchObject([{ fee_bps: 500, active: false }]);
     const before = Number((await db.query(`SELECT count(*) FROM "${stack.indexerSchema}".trade`)).rows[0].count);
 
     // Replace those blocks with a longer chain of different trades.
     await driver.rpc("evm_revert", [snapshot]);
     await tradeRandomly({ driver, chain, traders, markets: tradeMarkets, trades: 45, perBlock: 3, seed: 12 });
+    // The same agent again, on different terms: c resolves (an unbond claims it) and d closes (an
+    // unbond pays its tokens in kind).
+    await agentSession({
+      ...session,
+      markets: agentMarkets,
+      trades: 10,
+      seed: 22,
+      feeBps: 1_000,
+      settle: async () => {
+        await driver.mineBlock([
+          driver.lifecycle(c!.address, "close"),
+          driver.lifecycle(c!.address, { resolve: 0 }),
+          driver.lifecycle(d!.address, "close"),
+        ]);
+      },
+    });
     await caughtUp();
+    expect(await agentRow()).toMatchObject([{ fee_bps: 1_000, active: false }]);
+    const unbonds = (
+      await db.query(`SELECT * FROM "${stack.indexerSchema}".unbond WHERE staker = ANY($1)`, [
+        [first.toLowerCase(), second.toLowerCase()],
+      ])
+    ).rows;
+    expect(unbonds).toHaveLength(3);
 
     expect(Number((await db.query(`SELECT count(*) FROM "${stack.indexerSchema}".trade`)).rows[0].count)).not.toBe(
       before,

@@ -2,7 +2,7 @@
 // on the same schema ends with the same tables as a clean run.
 
 import pg from "pg";
-import type { PublicClient } from "viem";
+import type { Address, PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicClientFor } from "../api/chain/chain";
 import { toUsdcUnits } from "../constants";
@@ -10,8 +10,8 @@ import { indexedBlock, spawnIndexer, startIndexer } from "../scripts/stack/index
 import { freePort } from "../scripts/stack/ports";
 import { stopChild, waitUntil } from "../scripts/stack/processes";
 import { chainDriver } from "./helpers/chain";
-import { dumpTables } from "./helpers/indexCheck";
-import { tradeRandomly, traderAddresses } from "./helpers/scenario";
+import { differencesFromChain, dumpTables } from "./helpers/indexCheck";
+import { agentSession, tradeRandomly, traderAddresses } from "./helpers/scenario";
 import { startTestStack, type TestStack } from "./helpers/stack";
 
 describe("indexer crash recovery", () => {
@@ -19,6 +19,8 @@ describe("indexer crash recovery", () => {
   let chain: PublicClient;
   let db: pg.Client;
   let lastTradeBlock = 0;
+  const traders = traderAddresses(20);
+  const [manager, ...stakers] = traderAddresses(3, 1_000) as [Address, Address, Address];
 
   beforeAll(async () => {
     stack = await startTestStack({ withoutIndexer: true });
@@ -26,11 +28,33 @@ describe("indexer crash recovery", () => {
     db = new pg.Client(stack.databaseUrl);
     await db.connect();
     const driver = chainDriver(stack.rpcUrl, stack.deployment);
-    const traders = traderAddresses(20);
     const markets = stack.deployment.markets.map((m) => m.address);
     await driver.fundTraders(traders, toUsdcUnits(1_000_000), markets);
-    const tradeMarkets = stack.deployment.markets.map((m, i) => ({ address: m.address, outcomes: [2, 2, 3, 4][i]! }));
-    await tradeRandomly({ driver, chain, traders, markets: tradeMarkets, trades: 3_000, perBlock: 100, seed: 3 });
+    const tradeMarkets = stack.deployment.markets.map((m, i) => ({ ...m, outcomes: [2, 2, 3, 4][i]! }));
+    const crowd = { driver, chain, traders, markets: tradeMarkets, perBlock: 100 };
+    await tradeRandomly({ ...crowd, trades: 1_500, seed: 3 });
+    // An agent amid the crowd: its vault trades in every market, the first resolves before the
+    // last unbonds and the second closes (its tokens paid in kind); then more trades.
+    const [first, second] = tradeMarkets;
+    await agentSession({
+      driver,
+      chain,
+      deployment: stack.deployment,
+      manager,
+      stakers: stakers as [Address, Address],
+      markets: tradeMarkets,
+      trades: 16,
+      seed: 4,
+      feeBps: 1_000,
+      settle: async () => {
+        await tradeRandomly({ ...crowd, trades: 1_500, seed: 5 });
+        await driver.mineBlock([
+          driver.lifecycle(first!.address, "close"),
+          driver.lifecycle(first!.address, { resolve: 1 }),
+          driver.lifecycle(second!.address, "close"),
+        ]);
+      },
+    });
     lastTradeBlock = await driver.blockNumber();
     // Bury the trades under more than 30 blocks, so that Ponder backfills them as final.
     await driver.rpc("anvil_mine", ["0x28"]);
@@ -82,6 +106,11 @@ describe("indexer crash recovery", () => {
       expect(killedAt).toBeLessThan(recovered.trade!.length);
       expect(recovered.trade!.length).toBeGreaterThanOrEqual(3_000);
       expect(recovered).toEqual(await dumpTables(db, `${stack.indexerSchema}_clean`));
+      expect(recovered.bond).toHaveLength(2);
+      expect(recovered.unbond).toHaveLength(3);
+      expect(
+        await differencesFromChain(db, schema, chain, stack.deployment, [...traders, ...stakers, manager]),
+      ).toEqual([]);
     } finally {
       await stopChild(restarted.child, 30_000);
       await stopChild(clean.child, 30_000);

@@ -3,7 +3,8 @@ import { type Address, encodeFunctionData, type Hex, maxUint256 } from "viem";
 import { MarketAbi, TestUSDCAbi } from "../../abis";
 import type { Deployment } from "../../deployments/schema";
 
-type Tx = { from: Address; to: Address; data: Hex };
+/** `gas` only where a call needs more than TX_GAS (an agent vault's unbond sells in every market). */
+export type Tx = { from: Address; to: Address; data: Hex; gas?: Hex };
 
 export const TX_GAS = "0x493e0";
 
@@ -20,7 +21,7 @@ export function chainDriver(rpcUrl: string, deployment: Deployment) {
     return body.result as T;
   };
   // A tight gas limit: anvil packs blocks by declared limits, so 2M each would fit 15 to a block.
-  const send = (tx: Tx) => rpc<Hex>("eth_sendTransaction", [{ ...tx, gas: TX_GAS }]);
+  const send = (tx: Tx) => rpc<Hex>("eth_sendTransaction", [{ gas: TX_GAS, ...tx }]);
   const receipt = (hash: Hex) => rpc<{ status: Hex; blockNumber: Hex } | null>("eth_getTransactionReceipt", [hash]);
   const operator = deployment.roles.operator;
   const usdc = deployment.contracts.usdc;

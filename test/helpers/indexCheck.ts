@@ -1,7 +1,7 @@
 // Compares what the indexer wrote with what the contracts say, and with another index.
 import pg from "pg";
 import type { Address, PublicClient } from "viem";
-import { MarketAbi, TestUSDCAbi } from "../../abis";
+import { AgentRegistryAbi, AgentVaultAbi, MarketAbi, TestUSDCAbi } from "../../abis";
 import type { Deployment } from "../../deployments/schema";
 
 // numeric[] as exact integers, not floats (pg's default), as Ponder itself reads them.
@@ -52,13 +52,59 @@ export async function differencesFromChain(
     expectEqual(`${m.slug} liquidity`, BigInt(m.liquidity), await usdcOf(address));
   }
 
+  // Agents: their vaults' state, and their vaults among the holders whose positions must match.
+  const agents = (await db.query(`SELECT * FROM "${schema}".agent ORDER BY manager`)).rows;
+  const registry = deployment.contracts.agentRegistry;
+  for (const a of agents) {
+    const vault = a.vault as Address;
+    const readVault = <T>(functionName: string, args: unknown[] = []) =>
+      chain.readContract({
+        address: vault,
+        abi: AgentVaultAbi,
+        functionName: functionName as never,
+        args: args as never,
+      }) as Promise<T>;
+    const [registeredVault, house, active] = await chain.readContract({
+      address: registry,
+      abi: AgentRegistryAbi,
+      functionName: "agents",
+      args: [a.manager],
+    });
+    expectEqual(`agent ${a.manager}`, [a.vault, a.house, a.active], [registeredVault.toLowerCase(), house, active]);
+    expectEqual(
+      `agent ${a.manager} terms`,
+      [a.fee_bps, BigInt(a.lockup_seconds)],
+      [await readVault<number>("feeBps"), BigInt(await readVault<number>("lockupSeconds"))],
+    );
+    expectEqual(`agent ${a.manager} totalShares`, BigInt(a.total_shares), await readVault<bigint>("totalShares"));
+  }
+  const bonds = (await db.query(`SELECT * FROM "${schema}".bond ORDER BY id`)).rows;
+  expectEqual(
+    "bond count",
+    bonds.length,
+    Number(await chain.readContract({ address: registry, abi: AgentRegistryAbi, functionName: "bondCount" })),
+  );
+  for (const b of bonds) {
+    const [staker, bondedAt, shares, principal, highWater] = await chain.readContract({
+      address: b.vault,
+      abi: AgentVaultAbi,
+      functionName: "bonds",
+      args: [BigInt(b.id)],
+    });
+    expectEqual(
+      `bond ${b.id}`,
+      [b.staker, b.bonded_at, b.shares, b.principal, b.high_water].map(String),
+      [staker.toLowerCase(), bondedAt, shares, principal, highWater].map(String),
+    );
+  }
+
   const positions = new Map<string, bigint>(
     (await db.query(`SELECT holder, market, outcome, tokens FROM "${schema}".position`)).rows.map((p) => [
       `${p.holder}:${p.market}:${p.outcome}`.toLowerCase(),
       BigInt(p.tokens),
     ]),
   );
-  for (const holder of holders) {
+  for (const holder of [...holders, ...agents.map((a) => a.vault as Address)]) {
     for (const m of markets) {
       for (let outcome = 0; outcome < m.outcomes.length; outcome++) {
         const onChain = await read<bigint>(m.address, "balanceOf", [holder, BigInt(outcome)]);
@@ -86,6 +132,10 @@ const TABLES: Record<string, string> = {
   usdc_balance: "holder",
   usdc_transfer: "id",
   price_candle: "market, interval, bucket_start",
+  agent: "manager",
+  agent_vault: "vault",
+  bond: "id",
+  unbond: "id",
 };
 
 /** All indexed rows of `schema`, ordered, for comparing two indexes of the same chain. */

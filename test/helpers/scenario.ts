@@ -1,10 +1,11 @@
-// A reproducible trading session: random buys and sells by many traders across markets, packed
-// several to a block, as a busy market would see them.
+// Reproducible sessions: random buys and sells by many traders across markets, packed several to a
+// block, as a busy market would see them; an agent's vault with its stakers.
 
-import type { Address, PublicClient } from "viem";
-import { MarketAbi } from "../../abis";
+import { type Address, encodeFunctionData, keccak256, maxUint256, type PublicClient, toBytes } from "viem";
+import { AgentRegistryAbi, AgentVaultAbi, MarketAbi, TestUSDCAbi } from "../../abis";
 import { toUsdcUnits } from "../../constants";
-import { type ChainDriver, prng } from "./chain";
+import type { Deployment } from "../../deployments/schema";
+import { type ChainDriver, prng, type Tx } from "./chain";
 
 export async function tradeRandomly(options: {
   driver: ChainDriver;
@@ -47,3 +48,123 @@ export async function tradeRandomly(options: {
 
 export const traderAddresses = (count: number, offset = 0): Address[] =>
   Array.from({ length: count }, (_, i) => `0x${(0xa11ce000 + offset + i).toString(16).padStart(40, "0")}` as Address);
+
+export type AgentMarket = { address: Address; slug: string; outcomes: number };
+
+// Vault calls visit every open position (an unbond sells in each market), beyond TX_GAS.
+const VAULT_GAS = "0x2dc6c0";
+
+/** The operator registers `manager` as an agent (not a house agent), with no lockup. */
+export const registerAgentTx = (deployment: Deployment, manager: Address, name: string, feeBps: number): Tx => ({
+  from: deployment.roles.operator,
+  to: deployment.contracts.agentRegistry,
+  data: encodeFunctionData({
+    abi: AgentRegistryAbi,
+    functionName: "register",
+    args: [manager, name, "A test agent", "Random trades", false, BigInt(feeBps), 0n],
+  }),
+  gas: VAULT_GAS,
+});
+
+export const vaultAddressOf = (chain: PublicClient, deployment: Deployment, manager: Address) =>
+  chain.readContract({
+    address: deployment.contracts.agentRegistry,
+    abi: AgentRegistryAbi,
+    functionName: "vaultAddress",
+    args: [manager],
+  });
+
+/**
+ * An agent's life on chain, sent directly rather than through the bundler: the operator registers
+ * `manager` (an unlocked account standing in for the agent's smart account), which then trades from
+ * its vault; one staker bonds 100 USDC before the trades and another 300 USDC midway (shares at the
+ * net asset value), the first unbonds half while every market still trades (the vault sells its
+ * part), `settle` runs (e.g. a resolve, whose tokens an unbond claims, or a close, whose tokens go
+ * to the staker in kind), both unbond again and the agent is deactivated.
+ */
+export async function agentSession(options: {
+  driver: ChainDriver;
+  chain: PublicClient;
+  deployment: Deployment;
+  manager: Address;
+  stakers: [Address, Address];
+  markets: AgentMarket[];
+  trades: number;
+  seed: number;
+  feeBps: number;
+  settle?: () => Promise<void>;
+}): Promise<{ vault: Address; bondIds: bigint[] }> {
+  const { driver, chain, deployment, manager, stakers, markets } = options;
+  const random = prng(options.seed);
+  const mine = async (txs: Tx[]) => {
+    const results = await driver.mineBlock(txs);
+    if (results.some((r) => !r.ok))
+      throw new Error(`agent session: a transaction reverted (${JSON.stringify(results)})`);
+  };
+  await driver.fundTraders([manager, ...stakers], toUsdcUnits(1_000), []);
+  const vault = await vaultAddressOf(chain, deployment, manager);
+  const vaultTx = (from: Address, functionName: string, args: unknown[]): Tx => ({
+    from,
+    to: vault,
+    data: encodeFunctionData({ abi: AgentVaultAbi, functionName: functionName as never, args: args as never }),
+    gas: VAULT_GAS,
+  });
+  const approvals = stakers.map((staker) => ({
+    from: staker,
+    to: deployment.contracts.usdc,
+    data: encodeFunctionData({ abi: TestUSDCAbi, functionName: "approve", args: [vault, maxUint256] }),
+  }));
+  await mine([registerAgentTx(deployment, manager, `Agent ${options.seed}`, options.feeBps), ...approvals]);
+
+  const bondIds: bigint[] = [];
+  const bond = async (staker: Address, usdc: number) => {
+    await mine([vaultTx(staker, "bond", [toUsdcUnits(usdc)])]);
+    bondIds.push(
+      await chain.readContract({
+        address: deployment.contracts.agentRegistry,
+        abi: AgentRegistryAbi,
+        functionName: "bondCount",
+      }),
+    );
+  };
+  // Two vault trades a block; each sells at most half of what the vault held before the block.
+  const trade = async (count: number) => {
+    for (let done = 0; done < count; done += 2) {
+      const txs: Tx[] = [];
+      for (let i = 0; i < 2; i++) {
+        const market = random.pick(markets);
+        const marketId = keccak256(toBytes(market.slug));
+        const outcome = BigInt(random.int(market.outcomes));
+        const held = await chain.readContract({
+          address: market.address,
+          abi: MarketAbi,
+          functionName: "balanceOf",
+          args: [vault, outcome],
+        });
+        if (held > 1n && random.next() < 0.4) txs.push(vaultTx(manager, "sell", [marketId, outcome, held / 2n, 0n]));
+        else txs.push(vaultTx(manager, "buy", [marketId, outcome, toUsdcUnits(2 + random.int(20)), 0n]));
+      }
+      await mine(txs);
+    }
+  };
+  const sharesOf = async (bondId: bigint) =>
+    (await chain.readContract({ address: vault, abi: AgentVaultAbi, functionName: "bonds", args: [bondId] }))[2];
+  const [first, second] = stakers;
+
+  await bond(first, 100);
+  await trade(options.trades / 2);
+  await bond(second, 300);
+  await trade(options.trades / 2);
+  await mine([vaultTx(first, "unbond", [bondIds[0], (await sharesOf(bondIds[0]!)) / 2n])]);
+  await options.settle?.();
+  await mine([
+    vaultTx(first, "unbond", [bondIds[0], await sharesOf(bondIds[0]!)]),
+    vaultTx(second, "unbond", [bondIds[1], ((await sharesOf(bondIds[1]!)) * 2n) / 3n]),
+    {
+      from: deployment.roles.operator,
+      to: deployment.contracts.agentRegistry,
+      data: encodeFunctionData({ abi: AgentRegistryAbi, functionName: "setActive", args: [manager, false] }),
+    },
+  ]);
+  return { vault, bondIds };
+}
