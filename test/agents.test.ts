@@ -204,5 +204,13 @@ describe("agents and bonds", () => {
     expect(BigInt(paid) + BigInt(fees) + remaining).toBe(BigInt(bonded) + realizedProfit);
     const nav = await chain.readContract({ address: vault, abi: AgentVaultAbi, functionName: "netAssetValue" });
     expect(nav).toBe(remaining);
+
+    // The unbonds sold and claimed in the vault's name: not decisions of the agent, not in its feed.
+    const { feed } = (await client.call("GET", `/api/agents/feed?agentId=${agentId}`)).body;
+    expect(feed.map((entry: any) => [entry.action, entry.marketSlug, entry.reasoning, entry.confidence])).toEqual([
+      ["sell", RATES, "", null],
+      ["buy", BITCOIN, "btc", 0.6],
+      ["buy", RATES, "rates first", 0.7],
+    ]);
   });
 });
