@@ -3,9 +3,10 @@
 // The answer carries the contract's own quote of that payment at the time of sending.
 import { type Address, zeroAddress } from "viem";
 import { toUsdcUnits, usdcNumber } from "../../constants";
-import { lockupSeconds, quoteUnbond, unbondCall, vaultBond } from "../chain/agentVault";
+import { quoteUnbondAt } from "../chain/agentQuotes";
+import { lockupSeconds, unbondCall, vaultBond } from "../chain/agentVault";
 import { isoFromSeconds } from "../format";
-import { ApiError, badRequest } from "../http/errors";
+import { ApiError, badRequest, chainUnavailable } from "../http/errors";
 import { sponsoredWrite } from "../writes/sponsoredWrite";
 import { type AgentWriteContext, agentIdOf, loadCaller } from "./caller";
 
@@ -39,7 +40,8 @@ export async function unbondShares(context: AgentWriteContext, bondId: bigint, r
     throw new ApiError(409, "bond_locked", `the bond is locked until ${isoFromSeconds(lockupUntil)}`, {
       lockupUntil: isoFromSeconds(lockupUntil),
     });
-  const quote = await quoteUnbond(chain, vault, bondId, shares);
+  const quote = await quoteUnbondAt(chain, { vault, bondId, shares });
+  if (!quote) throw chainUnavailable("the vault did not quote this unbond");
   return sponsoredWrite(context, {
     userId: context.user.id,
     kind: "unbond",

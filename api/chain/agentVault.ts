@@ -1,7 +1,7 @@
 // An agent's vault as the API's writes see it: its bonds, lockup and open positions read from the
 // chain, the unbond quote, and the calls of a bond, an unbond and the manager's trades, for a
 // sponsored user operation to carry.
-import { type Address, BaseError, ContractFunctionRevertedError, encodeFunctionData, type Hex } from "viem";
+import { type Address, encodeFunctionData, type Hex } from "viem";
 import { AgentVaultAbi, TestUSDCAbi } from "../../abis";
 import type { ChainAccess } from "./access";
 import type { Call } from "./sendUserOperation";
@@ -31,35 +31,6 @@ export async function lockupSeconds(chain: ChainAccess, vault: Address): Promise
   return BigInt(
     await chain.publicClient.readContract({ address: vault, abi: AgentVaultAbi, functionName: "lockupSeconds" }),
   );
-}
-
-/**
- * What unbonding `shares` of the bond would pay now, and the fee it would owe: the contract runs the
- * unbond in an eth_call and reverts with the result (lockup and staker aside).
- */
-export async function quoteUnbond(
-  chain: ChainAccess,
-  vault: Address,
-  bondId: bigint,
-  shares: bigint,
-): Promise<{ usdcPaid: bigint; fee: bigint }> {
-  try {
-    await chain.publicClient.simulateContract({
-      address: vault,
-      abi: AgentVaultAbi,
-      functionName: "quoteUnbond",
-      args: [bondId, shares],
-    });
-  } catch (error) {
-    const revert =
-      error instanceof BaseError ? error.walk((cause) => cause instanceof ContractFunctionRevertedError) : null;
-    if (revert instanceof ContractFunctionRevertedError && revert.data?.errorName === "UnbondQuote") {
-      const [usdcPaid, fee] = revert.data.args as readonly [bigint, bigint];
-      return { usdcPaid, fee };
-    }
-    throw error;
-  }
-  throw new Error(`quoteUnbond of bond ${bondId} returned instead of reverting with its quote`);
 }
 
 /**
