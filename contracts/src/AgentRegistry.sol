@@ -71,6 +71,8 @@ contract AgentRegistry is OwnableRoles {
         uint256 lockupSeconds
     ) external returns (address vault) {
         bool byOperator = hasAnyRole(msg.sender, OPERATOR_ROLE);
+        // A vault managed by address(0) would be unknown to nextBondId and could never take a bond.
+        if (manager == address(0)) revert NotAllowed();
         if (msg.sender != manager && !byOperator) revert NotAllowed();
         if (house && !byOperator) revert NotAllowed();
         if (agents[manager].vault != address(0)) revert AlreadyRegistered();
