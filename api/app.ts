@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
+import { usesLocalSecret } from "./auth/localToken";
 import { createVerifier } from "./auth/verifier";
 import type { ChainAccess } from "./chain/access";
 import type { Config } from "./config";
@@ -30,6 +31,7 @@ import { ApiError, errorResponse, validationError } from "./http/errors";
 import { logRequests } from "./http/logging";
 import { measureRequests } from "./http/metrics";
 import { cacheReads, type ReadCache } from "./http/readCache";
+import { serveExplorer } from "./http/static";
 import { postRequestBytes } from "./journal/limits";
 import { ViewCounter } from "./journal/viewCounter";
 import { createPaidResearch } from "./research/paidResearch";
@@ -38,11 +40,13 @@ import { agentRoutes } from "./routes/agents";
 import { agentWriteRoutes } from "./routes/agentWrites";
 import { bazaarRoutes } from "./routes/bazaar";
 import { commentRoutes } from "./routes/comments";
+import { devTokenRoutes } from "./routes/devToken";
 import { journalRoutes } from "./routes/journal";
 import { marketAdminRoutes } from "./routes/marketAdmin";
 import { marketRoutes } from "./routes/markets";
 import { openapiIndexRoutes } from "./routes/openapiIndex";
 import { profileRoutes } from "./routes/profile";
+import { quoteRoutes } from "./routes/quote";
 import { researchRoutes } from "./routes/research";
 import { streamRoutes } from "./routes/stream";
 import { systemRoutes } from "./routes/system";
@@ -119,6 +123,7 @@ export function createApp(options: {
     c.set("paidResearch", paidResearch);
     await next();
   });
+  app.use(serveExplorer({ localSignIn: usesLocalSecret(config) }));
   app.use("/api/*", readCors());
   const limitUsualBodies = limitBodies(config.MAX_BODY_BYTES);
   const limitPostBodies = limitBodies(postRequestBytes(config.JOURNAL_MAX_LEN, config.MAX_BODY_BYTES));
@@ -142,6 +147,7 @@ export function createApp(options: {
   app.route("/", tradeRoutes);
   app.route("/", walletRoutes);
   app.route("/", tradeWriteRoutes);
+  app.route("/", quoteRoutes);
   app.route("/", streamRoutes);
   app.route("/", journalRoutes);
   app.route("/", profileRoutes);
@@ -151,6 +157,7 @@ export function createApp(options: {
   app.route("/", bazaarRoutes);
   app.route("/", agentRoutes);
   app.route("/", agentWriteRoutes);
+  app.route("/", devTokenRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

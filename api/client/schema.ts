@@ -172,7 +172,7 @@ export interface paths {
         };
         /**
          * Most recent trades across markets
-         * @description Confirmed trades as indexed from the chain, newest first. `total` counts every indexed trade.
+         * @description Confirmed trades as indexed from the chain, newest first. `total` counts every indexed trade (of the market, with `marketSlug`). An unknown `marketSlug` is a 404; a draft has no trades.
          */
         get: operations["listRecentTrades"];
         put?: never;
@@ -329,6 +329,26 @@ export interface paths {
          * @description `confirmed` once the indexer has seen the user operation succeed; `failed` when it reverted, was refused, or passed its deadline. Only its owner may read it: another user's txId is 404.
          */
         get: operations["getTradeStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trade/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a buy or a sell would get now
+         * @description The market contract's own quote (quoteBuy / quoteSell) at the chain's latest block: what POST /api/trade/buy or /sell would fill at if nothing trades first. Send its `avgPrice` as `maxPrice` (buy) or `minPrice` (sell), perhaps with some slack, to refuse a worse fill. 400 naming `amount` when the market cannot fill it, `outcome` for an outcome not in the market; 404 for an unknown market or a draft; 409 when the market is not active; 503 without chain access.
+         */
+        get: operations["quoteTrade"];
         put?: never;
         post?: never;
         delete?: never;
@@ -756,6 +776,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dev/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A token for any user, on the local stack only
+         * @description Signs in on the local stack (the explorer's local sign-in button): a token for the user named, without roles, valid for a day. Answers only while the API verifies tokens with the built-in local secret, which is public and proves nothing; with JWT_SECRET or JWKS_URL configured this route is a 404 like any unknown route.
+         */
+        get: operations["mintLocalToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi/index.json": {
         parameters: {
             query?: never;
@@ -1104,6 +1144,24 @@ export interface components {
             confirmedAt: string | null;
             /** @description why it failed: reverted (with the reason), refused by the bundler, or expired */
             error?: string;
+        };
+        TradeQuote: {
+            marketSlug: string;
+            outcome: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /** @description as asked: USDC to spend (buy) or tokens to sell (sell) */
+            amount: number;
+            /** @description outcome tokens received (buy) or sold (sell) */
+            tokens: number;
+            /** @description USDC paid (buy, fee included) or received (sell, after the fee) */
+            usdc: number;
+            /** @description USDC of trading fee within `usdc` */
+            fee: number;
+            /** @description usdc / tokens */
+            avgPrice: number;
+            /** @description the outcome's indexed price before the trade */
+            price: number;
         };
         StreamConnectedEvent: {
             /** @enum {boolean} */
@@ -1663,6 +1721,13 @@ export interface components {
             quotedUsdc: number;
             /** @description the performance fee in that quote, paid to the agent */
             quotedFee: number;
+        };
+        LocalToken: {
+            /** @description a bearer JWT (HS256, no roles) for `userId` */
+            token: string;
+            userId: string;
+            /** Format: date-time */
+            expiresAt: string;
         };
         SpecIndex: {
             specs: {
@@ -2272,6 +2337,8 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description only this market's trades */
+                marketSlug?: string;
             };
             header?: never;
             path?: never;
@@ -2290,6 +2357,15 @@ export interface operations {
             };
             /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2939,6 +3015,68 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    quoteTrade: {
+        parameters: {
+            query: {
+                marketSlug: string;
+                outcome: string;
+                side: "buy" | "sell";
+                /** @description USDC to spend, fee included (buy), or outcome tokens to sell (sell) */
+                amount: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeQuote"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict with the resource's state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4665,6 +4803,46 @@ export interface operations {
             };
             /** @description a dependency is unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mintLocalToken: {
+        parameters: {
+            query: {
+                user: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocalToken"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

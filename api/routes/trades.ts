@@ -2,7 +2,8 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { usdcNumber } from "../../constants";
 import { abbreviate, isoFromSeconds } from "../format";
 import type { AppEnv } from "../http/env";
-import { errorResponses } from "../http/errors";
+import { errorResponses, marketNotFound } from "../http/errors";
+import { MarketSlug } from "./schemas";
 
 const RecentTrade = z
   .object({
@@ -26,8 +27,14 @@ const recentRoute = createRoute({
   security: [],
   tags: ["Trades"],
   summary: "Most recent trades across markets",
-  description: "Confirmed trades as indexed from the chain, newest first. `total` counts every indexed trade.",
-  request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
+  description:
+    "Confirmed trades as indexed from the chain, newest first. `total` counts every indexed trade (of the market, with `marketSlug`). An unknown `marketSlug` is a 404; a draft has no trades.",
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+      marketSlug: MarketSlug.optional().openapi({ description: "only this market's trades" }),
+    }),
+  },
   responses: {
     200: {
       description: "recent trades",
@@ -37,12 +44,17 @@ const recentRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400, 503),
+    ...errorResponses(400, 404, 503),
   },
 });
 
 export const tradeRoutes = new OpenAPIHono<AppEnv>().openapi(recentRoute, async (c) => {
-  const { total, trades } = await c.var.db.trades.recent(c.req.valid("query").limit);
+  const { limit, marketSlug } = c.req.valid("query");
+  const found = marketSlug
+    ? await c.var.db.trades.recentInMarket(marketSlug, limit)
+    : await c.var.db.trades.recent(limit);
+  if (!found && !(marketSlug && (await c.var.db.drafts.find(marketSlug)))) throw marketNotFound();
+  const { total, trades } = found ?? { total: 0, trades: [] };
   return c.json(
     {
       trades: trades.map((t) => ({

@@ -16,9 +16,7 @@ export function localKeys(): Record<Role, `0x${string}`> {
   ) as Record<Role, `0x${string}`>;
 }
 
-/** Local-only secrets of the API: a JWT signing secret and the wallet master key. Test values. */
-export const LOCAL_JWT_SECRET = "local-test-network-jwt-secret-not-for-production";
+/** Local-only secrets of the API: a JWT signing secret (kept beside the API, which mints local tokens) and the wallet master key. Test values. */
+export { LOCAL_JWT_AUDIENCE, LOCAL_JWT_ISSUER, LOCAL_JWT_SECRET } from "../../api/auth/localToken";
 export const LOCAL_WALLET_MASTER_KEY: `0x${string}` =
   "0x6c6f63616c2d746573742d6e6574776f726b2d77616c6c65742d6d6173746572";
-export const LOCAL_JWT_ISSUER = "prediction-market-local";
-export const LOCAL_JWT_AUDIENCE = "prediction-market-api";
