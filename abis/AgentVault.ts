@@ -633,6 +633,22 @@ export const AgentVaultAbi = [
   },
   {
     "type": "error",
+    "name": "BuyInCostExceeded",
+    "inputs": [
+      {
+        "name": "cost",
+        "type": "uint256",
+        "internalType": "uint256"
+      },
+      {
+        "name": "amount",
+        "type": "uint256",
+        "internalType": "uint256"
+      }
+    ]
+  },
+  {
+    "type": "error",
     "name": "InvalidShares",
     "inputs": []
   },

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {SafeTransferLib} from "solady/utils/SafeTransferLib.sol";
 import {ReentrancyGuardTransient} from "solady/utils/ReentrancyGuardTransient.sol";
+import {FixedPointMathLib as M} from "solady/utils/FixedPointMathLib.sol";
 import {Market} from "./Market.sol";
 
 interface IAgentRegistry {
@@ -15,8 +16,8 @@ interface IMarkets {
 }
 
 /// @title AgentVault
-/// @notice The capital an agent trades with. Stakers bond USDC for shares at the net asset value per
-/// share (1 USDC per share for the first bond); the agent's account, the manager, may only buy, sell
+/// @notice The capital an agent trades with. Stakers bond USDC for shares by buying into the vault as
+/// it stands (1 USDC per share for the first bond; see bond); the agent's account, the manager, may only buy, sell
 /// and claim in markets of the MarketFactory, so USDC leaves the vault only into those markets or to
 /// an unbonding staker (and the performance fee to the manager).
 /// Unbonding pays the bond's fraction of the vault without any price mark: settled markets are
@@ -87,6 +88,7 @@ contract AgentVault is ReentrancyGuardTransient {
     error TooManyPositions();
     error NotSettled();
     error UnbondQuote(uint256 usdcPaid, uint256 fee);
+    error BuyInCostExceeded(uint256 cost, uint256 amount);
 
     modifier onlyManager() {
         if (msg.sender != manager) revert NotManager();
@@ -112,25 +114,98 @@ contract AgentVault is ReentrancyGuardTransient {
 
     // ---------------------------------------------------------------- bonds
 
-    /// @notice Stakes `amount` USDC for shares at the current net asset value per share.
+    /// @notice Stakes at most `amount` USDC (the rest is refunded) for shares, buying into the vault as
+    /// it stands rather than at a price mark: the staker pays the same fraction of the vault's cash
+    /// (settled markets claimed first) and of the value of markets that no longer trade (at their
+    /// final prices, which nobody can move), and buys the same fraction of every position in a
+    /// trading market from the market itself. Moving a market's price before bonding therefore
+    /// changes only how many shares `amount` buys, never what a share costs the existing stakers.
     function bond(uint256 amount) external nonReentrant returns (uint256 bondId, uint256 shares) {
         if (!IAgentRegistry(registry).isActive(address(this))) revert AgentInactive();
         if (amount < MIN_BOND) revert BondTooSmall();
         uint256 supply = totalShares;
+        uint256 paid;
+        usdc.safeTransferFrom(msg.sender, address(this), amount);
         if (supply == 0) {
             shares = amount;
+            paid = amount;
         } else {
-            uint256 nav = netAssetValue();
-            if (nav == 0) revert NoAssetValue();
-            shares = amount * supply / nav;
-            if (shares == 0) revert BondTooSmall();
+            (shares, paid) = _buyIn(amount, supply);
+            if (paid > amount) revert BuyInCostExceeded(paid, amount);
+            if (paid < amount) usdc.safeTransfer(msg.sender, amount - paid);
         }
-        usdc.safeTransferFrom(msg.sender, address(this), amount);
         bondId = IAgentRegistry(registry).nextBondId();
         bonds[bondId] =
-            Bond({staker: msg.sender, bondedAt: uint64(block.timestamp), shares: shares, principal: amount, highWater: amount});
+            Bond({staker: msg.sender, bondedAt: uint64(block.timestamp), shares: shares, principal: paid, highWater: paid});
         totalShares = supply + shares;
-        emit Bonded(bondId, msg.sender, amount, shares, supply + shares);
+        emit Bonded(bondId, msg.sender, paid, shares, supply + shares);
+    }
+
+    /// @dev The shares `amount` buys and what they cost: the fraction of the fixed value in cash,
+    /// rounded up, plus the same fraction of each trading position (rounded up) bought at the market.
+    /// Shares are sized from the marks, then scaled down by the markets' own quotes: the cost of a
+    /// purchase grows faster than its size (the curve is convex) and quoting each outcome alone
+    /// overstates a purchase of several outcomes of one market, so the scaled purchase costs at most
+    /// `amount`. `amount` is already in the vault and is not part of its value here.
+    function _buyIn(uint256 amount, uint256 supply) private returns (uint256 shares, uint256 paid) {
+        address[] memory markets = _openMarkets;
+        for (uint256 i; i < markets.length; ++i) {
+            if (_isSettled(markets[i])) _settle(markets[i]);
+        }
+        uint256 fixedValue = usdc.balanceOf(address(this)) - amount;
+        uint256 marks = fixedValue;
+        uint256 outcomesBought;
+        for (uint256 i; i < markets.length; ++i) {
+            if (!isOpen[markets[i]]) continue;
+            marks += positionValue(markets[i]);
+            if (Market(markets[i]).isTrading()) outcomesBought += Market(markets[i]).outcomeCount();
+            else fixedValue += positionValue(markets[i]);
+        }
+        if (marks == 0) revert NoAssetValue();
+        shares = amount * supply / marks;
+        uint256 quoted = _buyInCost(markets, fixedValue, shares, supply);
+        // Each rounded-up part may cost a few units more than its share of the quote.
+        uint256 slack = 4 * outcomesBought;
+        if (quoted > amount) {
+            if (amount <= slack) revert BondTooSmall();
+            shares = shares * (amount - slack) / quoted;
+        }
+        if (shares == 0) revert BondTooSmall();
+        paid = M.mulDivUp(fixedValue, shares, supply);
+        for (uint256 i; i < markets.length; ++i) {
+            if (isOpen[markets[i]] && Market(markets[i]).isTrading()) paid += _buyPart(markets[i], shares, supply);
+        }
+    }
+
+    /// @dev What `_buyIn` would pay for `shares`, each outcome quoted on its own.
+    function _buyInCost(address[] memory markets, uint256 fixedValue, uint256 shares, uint256 supply)
+        private
+        view
+        returns (uint256 cost)
+    {
+        cost = M.mulDivUp(fixedValue, shares, supply);
+        for (uint256 i; i < markets.length; ++i) {
+            address market = markets[i];
+            if (!isOpen[market] || !Market(market).isTrading()) continue;
+            uint256 n = Market(market).outcomeCount();
+            for (uint256 outcome; outcome < n; ++outcome) {
+                uint256 part = M.mulDivUp(Market(market).balanceOf(address(this), outcome), shares, supply);
+                if (part == 0) continue;
+                (uint256 usdcIn,,) = Market(market).quoteBuyTokens(outcome, part);
+                cost += usdcIn;
+            }
+        }
+    }
+
+    /// @dev Buys `shares / supply` (rounded up) of each outcome the vault holds in a trading market.
+    function _buyPart(address market, uint256 shares, uint256 supply) private returns (uint256 cost) {
+        uint256 n = Market(market).outcomeCount();
+        usdc.safeApprove(market, type(uint256).max);
+        for (uint256 outcome; outcome < n; ++outcome) {
+            uint256 part = M.mulDivUp(Market(market).balanceOf(address(this), outcome), shares, supply);
+            if (part != 0) cost += Market(market).buyTokens(outcome, part, type(uint256).max);
+        }
+        usdc.safeApprove(market, 0);
     }
 
     /// @notice Redeems `shares` of the caller's bond once its lockup has passed (see the contract's

@@ -117,6 +117,27 @@ contract Market is ERC1155, ReentrancyGuardTransient {
         _mint(msg.sender, outcome, tokensOut, "");
     }
 
+    /// @notice Buys exactly `tokenAmount` tokens of `outcome` for what the curve asks plus the fee;
+    /// reverts with Slippage when that exceeds `maxUsdcIn`. A vault's new staker buys its share of
+    /// the vault's positions this way.
+    function buyTokens(uint256 outcome, uint256 tokenAmount, uint256 maxUsdcIn)
+        external
+        nonReentrant
+        returns (uint256 usdcIn)
+    {
+        _requireTrading(outcome);
+        uint256 fee;
+        uint256[] memory pricesAfter;
+        (usdcIn, fee, pricesAfter) = _quoteBuyTokens(outcome, tokenAmount);
+        if (usdcIn > maxUsdcIn) revert Slippage(usdcIn, maxUsdcIn);
+
+        usdc.safeTransferFrom(msg.sender, address(this), usdcIn);
+        if (fee != 0) usdc.safeTransfer(IMarketFactory(factory).treasury(), fee);
+        _q[outcome] += uint128(tokenAmount);
+        emit Trade(msg.sender, outcome, true, usdcIn, tokenAmount, fee, pricesAfter);
+        _mint(msg.sender, outcome, tokenAmount, "");
+    }
+
     /// @notice Sells `tokenAmount` tokens of `outcome` back to the market; reverts with Slippage when
     /// the USDC received (after the fee) would be below `minUsdcOut`.
     function sell(uint256 outcome, uint256 tokenAmount, uint256 minUsdcOut)
@@ -216,6 +237,15 @@ contract Market is ERC1155, ReentrancyGuardTransient {
         return _quoteBuy(outcome, usdcAmount);
     }
 
+    function quoteBuyTokens(uint256 outcome, uint256 tokenAmount)
+        external
+        view
+        returns (uint256 usdcIn, uint256 fee, uint256[] memory pricesAfter)
+    {
+        if (outcome >= outcomeCount) revert InvalidOutcome();
+        return _quoteBuyTokens(outcome, tokenAmount);
+    }
+
     function quoteSell(uint256 outcome, uint256 tokenAmount)
         external
         view
@@ -256,6 +286,27 @@ contract Market is ERC1155, ReentrancyGuardTransient {
         (uint256[] memory e, uint256 sum) = LMSR.terms(q, b_);
         // The closed form is shaded; this exact check is what guarantees solvency.
         if (LMSR.costFromSum(q, b_, sum, true) - costBefore > spend) revert QuoteFailed();
+        pricesAfter = LMSR.pricesFromTerms(e, sum);
+    }
+
+    /// @dev The curve's exact cost (C after rounded up, C before rounded down: against the buyer),
+    /// plus a fee that makes it the same share of what is paid as a buy's fee.
+    function _quoteBuyTokens(uint256 outcome, uint256 tokenAmount)
+        private
+        view
+        returns (uint256 usdcIn, uint256 fee, uint256[] memory pricesAfter)
+    {
+        if (tokenAmount == 0) revert ZeroAmount();
+        uint256 b_ = b;
+        uint256[] memory q = quantities();
+        uint256 costBefore = LMSR.cost(q, b_, false);
+        q[outcome] += tokenAmount;
+        if (q[outcome] > type(uint128).max) revert TradeTooLarge();
+        (uint256[] memory e, uint256 sum) = LMSR.terms(q, b_);
+        uint256 spend = LMSR.costFromSum(q, b_, sum, true) - costBefore;
+        if (spend > MAX_SPEND_PER_B * b_) revert TradeTooLarge();
+        fee = M.mulDivUp(spend, feeBps, 10_000 - feeBps);
+        usdcIn = spend + fee;
         pricesAfter = LMSR.pricesFromTerms(e, sum);
     }
 
