@@ -105,10 +105,11 @@ export function agentQueries(db: Db, views: string) {
       JOIN ${v}.market m ON m.address = t.market AND m.status = 'resolved'
       JOIN api.agent_decision d ON d.user_op_hash = t.user_op_hash
      WHERE t.trader = ANY($1::text[]) AND t.is_buy AND d.confidence IS NOT NULL`;
-  // The sales and claims a staker's unbond makes in the vault's name are not the agent's decisions:
-  // they share the unbond's transaction and carry no decision of the agent's.
-  const unbondPart = (txHash: string, vault: string, userOpHash: string) =>
-    `(EXISTS (SELECT 1 FROM ${v}.unbond u WHERE u.tx_hash = ${txHash} AND u.vault = ${vault})
+  // What a staker's bond buys and an unbond sells or claims in the vault's name is not the agent's
+  // decision: it shares the bond's or unbond's transaction and carries no decision of the agent's.
+  const stakerPart = (txHash: string, vault: string, userOpHash: string) =>
+    `((EXISTS (SELECT 1 FROM ${v}.unbond u WHERE u.tx_hash = ${txHash} AND u.vault = ${vault})
+       OR EXISTS (SELECT 1 FROM ${v}.bond bo WHERE bo.tx_hash = ${txHash} AND bo.vault = ${vault}))
       AND NOT EXISTS (SELECT 1 FROM api.agent_decision ad WHERE ad.user_op_hash = ${userOpHash}))`;
   const feedSql = `
     WITH entries AS (
@@ -118,14 +119,14 @@ export function agentQueries(db: Db, views: string) {
              t.tx_hash, t.user_op_hash
         FROM ${v}.trade t JOIN ${v}.agent a ON a.vault = t.trader JOIN ${v}.market m ON m.address = t.market
        WHERE ($1::text IS NULL OR a.manager = $1) AND ($2::text IS NULL OR m.slug = $2)
-         AND NOT ${unbondPart("t.tx_hash", "t.trader", "t.user_op_hash")}
+         AND NOT ${stakerPart("t.tx_hash", "t.trader", "t.user_op_hash")}
       UNION ALL
       -- A claim's id is "<txHash>-<logIndex>", which orders it among the trades of its block.
       SELECT c.id, a.manager, a.name, m.slug, 'claim', '', c.usdc_paid, c.tokens_burned, c.block_number,
              split_part(c.id, '-', 2)::int, c.timestamp, c.tx_hash, c.user_op_hash
         FROM ${v}.claim c JOIN ${v}.agent a ON a.vault = c.holder JOIN ${v}.market m ON m.address = c.market
        WHERE ($1::text IS NULL OR a.manager = $1) AND ($2::text IS NULL OR m.slug = $2)
-         AND NOT ${unbondPart("c.tx_hash", "c.holder", "c.user_op_hash")}),
+         AND NOT ${stakerPart("c.tx_hash", "c.holder", "c.user_op_hash")}),
          page AS (SELECT * FROM entries ORDER BY block_number DESC, log_index DESC LIMIT $3)
     SELECT (SELECT count(*) FROM entries)::int AS total, page.id, page.agent_id, page.agent_name, page.slug,
            page.action, page.outcome, page.amount::text, page.tokens::text, page.timestamp::text, page.tx_hash,

@@ -15,14 +15,14 @@ const MAX_AGENT_LOCKUP_SECONDS = 365 * 24 * 3600;
 /** AgentVault.MIN_BOND: the smallest bond, in USDC. */
 const MIN_BOND_USDC = 1;
 
-const Utf8Text = (min: number, maxBytes: number) =>
+export const Utf8Text = (min: number, maxBytes: number) =>
   z
     .string()
     .min(min)
     .refine((text) => Buffer.byteLength(text, "utf8") <= maxBytes, `must be at most ${maxBytes} bytes of UTF-8`)
     .refine((text) => !text.includes("\0"), "must not contain NUL characters");
 
-const sixDecimals = (value: number) => /^\d+(\.\d{1,6})?$/.test(String(value));
+export const sixDecimals = (value: number) => /^\d+(\.\d{1,6})?$/.test(String(value));
 
 const RegisterBody = z.strictObject({
   name: Utf8Text(1, 100).openapi({ description: "1 to 100 bytes", example: "Quant" }),
@@ -66,7 +66,10 @@ const BondBody = z.strictObject({
     .min(MIN_BOND_USDC)
     .max(1_000_000_000)
     .refine(sixDecimals, { message: "must have at most 6 decimal places" })
-    .openapi({ description: `USDC to stake, at least ${MIN_BOND_USDC}, at most 6 decimal places`, example: 100 }),
+    .openapi({
+      description: `the most USDC to stake (what is not spent is refunded in the same operation), at least ${MIN_BOND_USDC}, at most 6 decimal places`,
+      example: 100,
+    }),
 });
 const UnbondBody = z.strictObject({
   shares: z
@@ -171,7 +174,7 @@ const statusRoute = createRoute({
 
 const bondRoute = createRoute({
   ...write(
-    "Stakes USDC from the caller's smart account in the agent's vault, for shares at the vault's net asset value per share (1 share per USDC for its first bond), as one user operation (approve exactly the amount, then bond). The bond's id is known once the operation is mined (the vault's `Bonded` event); GET /api/agents/bonds lists it once indexed. 400 naming `amount` below 1 USDC, finer than 6 decimals, or more than the wallet holds; 404 `agent_not_found`; 409 `agent_inactive` when the agent accepts no new bonds.",
+    "Stakes USDC from the caller's smart account in the agent's vault as one user operation (approve exactly the amount, then bond). The bond buys into the vault as it stands, never at a price mark that a trade could move: it pays its fraction of the vault's cash and of markets that no longer trade (at their final prices), and buys the same fraction of each position in a trading market from that market, so the existing stakers' shares are never diluted; shares are sized so that this costs at most `amount`, and the rest is refunded (the first bond into a vault: 1 share per USDC). The bond's id is known once the operation is mined (the vault's `Bonded` event); GET /api/agents/bonds lists it once indexed. 400 naming `amount` below 1 USDC, finer than 6 decimals, or more than the wallet holds; 404 `agent_not_found`; 409 `agent_inactive` when the agent accepts no new bonds.",
     BondSent,
   ),
   path: "/api/agents/{id}/bonds",
