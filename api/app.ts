@@ -28,9 +28,11 @@ import { readCors } from "./http/cors";
 import type { AppEnv } from "./http/env";
 import { toApiError } from "./http/errorMapping";
 import { ApiError, errorResponse, validationError } from "./http/errors";
+import { type LimitStores, postgresLimitStores } from "./http/limitStores";
 import { logRequests } from "./http/logging";
 import { measureRequests } from "./http/metrics";
 import { cacheReads, type ReadCache } from "./http/readCache";
+import { limitReads } from "./http/readLimits";
 import { serveExplorer } from "./http/static";
 import { postRequestBytes } from "./journal/limits";
 import { ViewCounter } from "./journal/viewCounter";
@@ -71,6 +73,8 @@ export function createApp(options: {
   postViews?: ViewCounter;
   /** Research providers instead of the configured ones (tests of failing and hanging providers). */
   researchProviders?: ResearchProvider[];
+  /** Where the rate limits count (Redis when configured); PostgreSQL over `pool` without it. */
+  limits?: LimitStores;
 }) {
   const { config, pool, logger, chain, stream } = options;
   const views = config.VIEWS_SCHEMA;
@@ -95,6 +99,7 @@ export function createApp(options: {
   };
   const paidResearch = createPaidResearch({ config, db, logger, providers: options.researchProviders });
   const verifyToken = createVerifier(config);
+  const limits = options.limits ?? postgresLimitStores(pool, logger);
   const postViews =
     options.postViews ??
     new ViewCounter({
@@ -117,6 +122,7 @@ export function createApp(options: {
     c.set("db", db);
     c.set("verifyToken", verifyToken);
     c.set("postViews", postViews);
+    c.set("limits", limits);
     if (options.cache) c.set("readCache", options.cache);
     if (chain) c.set("chain", chain);
     if (stream) c.set("stream", stream);
@@ -125,6 +131,7 @@ export function createApp(options: {
   });
   app.use(serveExplorer({ localSignIn: usesLocalSecret(config) }));
   app.use("/api/*", readCors());
+  app.use(limitReads());
   const limitUsualBodies = limitBodies(config.MAX_BODY_BYTES);
   const limitPostBodies = limitBodies(postRequestBytes(config.JOURNAL_MAX_LEN, config.MAX_BODY_BYTES));
   app.use((c, next) => (c.req.path === "/api/blog" ? limitPostBodies : limitUsualBodies)(c, next), requireJsonBodies());
@@ -172,7 +179,7 @@ export function createApp(options: {
       title: "Prediction market API",
       version: "0.1.0",
       description:
-        'Markets, trades and prices of the prediction-market test network (chain id 2010111), served from chain events indexed by Ponder. Every error is `{"error":{"code","message","details"}}`; a bad parameter is a 400 whose `details.parameter` names it. Amounts are decimal USDC; prices are USDC per outcome token, between 0 and 1.',
+        'Markets, trades and prices of the prediction-market test network (chain id 2010111), served from chain events indexed by Ponder. Every error is `{"error":{"code","message","details"}}`; a bad parameter is a 400 whose `details.parameter` names it. Amounts are decimal USDC; prices are USDC per outcome token, between 0 and 1. Reads (GET and HEAD) are limited per client address across all API processes (12,000 a minute by default): past the limit every route answers 429 `rate_limited` with `Retry-After`, and counted answers carry the `RateLimit-Policy` and `RateLimit` headers.',
     },
   });
   app.route("/", openapiIndexRoutes);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig, parseWriteLimit } from "./config";
+import { loadConfig, parseRateLimit } from "./config";
 
 const base = { DATABASE_URL: "postgres://localhost/test" };
 
@@ -9,7 +9,7 @@ describe("write limit settings", () => {
     ["30/10m", { max: 30, windowSeconds: 600 }],
     ["2/45s", { max: 2, windowSeconds: 45 }],
   ])("%s means %j", (setting, limit) => {
-    expect(parseWriteLimit(setting)).toEqual(limit);
+    expect(parseRateLimit(setting)).toEqual(limit);
   });
 
   it("defaults to 5 posts an hour and 30 comments in 10 minutes", () => {
@@ -20,6 +20,26 @@ describe("write limit settings", () => {
 
   it.each(["5", "5/h", "0/1h", "5/1d", "-1/1h", "5 / 1h"])("refuses %j, naming the setting", (setting) => {
     expect(() => loadConfig({ ...base, WRITE_LIMIT_POSTS: setting })).toThrow(/WRITE_LIMIT_POSTS: like "5\/1h"/);
+  });
+});
+
+describe("read limit settings", () => {
+  it("defaults to 12,000 reads a minute per address, 30 tips in 10 minutes per user, no proxy and no Redis", () => {
+    expect(loadConfig(base)).toMatchObject({
+      READ_LIMIT: { max: 12_000, windowSeconds: 60 },
+      WRITE_LIMIT_TIPS: { max: 30, windowSeconds: 600 },
+      TRUST_PROXY_HOPS: 0,
+    });
+    expect(loadConfig(base).REDIS_URL).toBeUndefined();
+  });
+
+  it("is switched off by off only", () => {
+    expect(loadConfig({ ...base, READ_LIMIT: "off" }).READ_LIMIT).toBeUndefined();
+    expect(loadConfig({ ...base, READ_LIMIT: "20/1s" }).READ_LIMIT).toEqual({ max: 20, windowSeconds: 1 });
+  });
+
+  it.each(["0", "none", "0/1m", "12000"])("refuses %j, naming the setting", (setting) => {
+    expect(() => loadConfig({ ...base, READ_LIMIT: setting })).toThrow(/READ_LIMIT: like "12000\/1m".*or off/);
   });
 });
 

@@ -2,15 +2,18 @@
 import { z } from "zod";
 import { TEST_NETWORK_CHAIN_ID } from "../constants";
 
-/** At most `max` writes per `windowSeconds`. */
-export type WriteLimit = { max: number; windowSeconds: number };
+/** At most `max` requests per `windowSeconds`. */
+export type RateLimit = { max: number; windowSeconds: number };
 
-const WRITE_LIMIT = /^([1-9]\d{0,5})\/([1-9]\d{0,5})([smh])$/;
-const WriteLimitSetting = z.string().regex(WRITE_LIMIT, 'like "5/1h" (at most 5 per hour; the window in s, m or h)');
+const RATE_LIMIT = /^([1-9]\d{0,5})\/([1-9]\d{0,5})([smh])$/;
+const WriteLimitSetting = z.string().regex(RATE_LIMIT, 'like "5/1h" (at most 5 per hour; the window in s, m or h)');
+const ReadLimitSetting = z.string().refine((setting) => setting === "off" || RATE_LIMIT.test(setting), {
+  message: 'like "12000/1m" (at most 12,000 per minute; the window in s, m or h), or off',
+});
 
 /** "5/1h" → 5 per 3,600 s. */
-export function parseWriteLimit(setting: string): WriteLimit {
-  const [, max, length, unit] = WRITE_LIMIT.exec(setting)!;
+export function parseRateLimit(setting: string): RateLimit {
+  const [, max, length, unit] = RATE_LIMIT.exec(setting)!;
   return { max: Number(max), windowSeconds: Number(length) * { s: 1, m: 60, h: 3600 }[unit as "s" | "m" | "h"] };
 }
 
@@ -99,8 +102,27 @@ const Config = z.object({
   /** How often each API process writes the post views it counted (views elsewhere lag by this much). */
   JOURNAL_VIEW_FLUSH_MS: z.coerce.number().int().min(10).default(1_000),
   /** Writes per user across all API processes, as `<max>/<window>` with the window in s, m or h. */
-  WRITE_LIMIT_POSTS: WriteLimitSetting.default("5/1h").transform(parseWriteLimit),
-  WRITE_LIMIT_COMMENTS: WriteLimitSetting.default("30/10m").transform(parseWriteLimit),
+  WRITE_LIMIT_POSTS: WriteLimitSetting.default("5/1h").transform(parseRateLimit),
+  WRITE_LIMIT_COMMENTS: WriteLimitSetting.default("30/10m").transform(parseRateLimit),
+  WRITE_LIMIT_TIPS: WriteLimitSetting.default("30/10m").transform(parseRateLimit),
+  /**
+   * Reads (GET and HEAD, the stream's connects included; not /health, /ready, /metrics) per client
+   * address across all API processes, or `off`. One address may be an office behind NAT or a host
+   * of agents, so the default stops a flood (a cached read serves thousands a second), not a busy client.
+   */
+  READ_LIMIT: ReadLimitSetting.default("12000/1m").transform((setting) =>
+    setting === "off" ? undefined : parseRateLimit(setting),
+  ),
+  /**
+   * Reverse proxies in front of the API that each append the address they were reached from to
+   * X-Forwarded-For. 0: the client is the connection's peer and the header is ignored (anyone may
+   * send one); n: the client is the n-th address from the header's end.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Redis for the rate-limit counters (redis://host:port/db); unset, they live in PostgreSQL (api.write_limit). */
+  REDIS_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
+  /** Put before every Redis key, so that services (or test runs) sharing one Redis keep apart. */
+  REDIS_KEY_PREFIX: z.string().default("pm:"),
   /** Paid research: the payment network's JSON-RPC (eip155:5042002); without it the route answers 503. */
   PAYMENT_RPC_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
   /** Who receives research payments: the treasury's address on the payment network. */

@@ -14,6 +14,7 @@ import { createPool } from "./db/pool";
 import { postQueries } from "./db/posts";
 import { STREAM_CHANNEL, streamLogQueries } from "./db/streamLog";
 import { submissionQueries } from "./db/submissions";
+import { createLimitStores } from "./http/limitStores";
 import { observeFanout, observeStream, observeStreamDelay } from "./http/metrics";
 import { ReadCache } from "./http/readCache";
 import { ViewCounter } from "./journal/viewCounter";
@@ -87,7 +88,13 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     onError: (error) => logger.warn({ err: error }, "post views not written; kept for the next flush"),
   });
   postViews.start();
-  const app = createApp({ config, pool, logger, cache, chain, stream, postViews });
+  const limits = await createLimitStores({
+    pool,
+    redisUrl: config.REDIS_URL,
+    redisKeyPrefix: config.REDIS_KEY_PREFIX,
+    logger,
+  });
+  const app = createApp({ config, pool, logger, cache, chain, stream, postViews, limits });
   await reconcileSubmissions({
     submissions: submissionQueries(pool, config.VIEWS_SCHEMA),
     bundlerUrl: config.BUNDLER_URL,
@@ -110,7 +117,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
       streamFeed.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await postViews.stop();
-      await Promise.all([pool.end(), changes.close()]);
+      await Promise.all([pool.end(), changes.close(), limits.close()]);
     },
   };
 }

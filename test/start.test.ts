@@ -154,6 +154,12 @@ describe("npm start with settings of one's own", () => {
     JOURNAL_VIEW_FLUSH_MS: "250",
     WRITE_LIMIT_POSTS: "2/7m",
     WRITE_LIMIT_COMMENTS: "9/90s",
+    WRITE_LIMIT_TIPS: "4/20m",
+    READ_LIMIT: "5000/30s",
+    TRUST_PROXY_HOPS: "2",
+    // The machine's Redis (the API checks it answers at start), under keys of this run's own.
+    REDIS_URL: "redis://127.0.0.1:6379",
+    REDIS_KEY_PREFIX: `pm-start-${Math.random().toString(36).slice(2, 8)}:`,
     PAYMENT_PAY_TO: privateKeyToAccount(generatePrivateKey()).address,
     // Loopback addresses where nothing answers: this run checks only that they are passed on.
     FACILITATOR_URL: "http://127.0.0.1:9/facilitator",

@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Tip a post's author in USDC
-         * @description One sponsored ERC-4337 user operation moving USDC from the caller's smart account to the author's (no ETH needed; the author's address is known before their wallet is opened). Answers `pending` like a trade: follow `txId` with GET /api/trade/status/{txId}; the tip is listed by GET /api/tips once the indexer has its transfer. 400 for tipping one's own post, not enough USDC (naming `amount`), or an amount below 0.01 or finer than 6 decimals; 404 for an unknown or archived post, or a caller without a wallet (`wallet_not_found`); 409 when the bundler refuses it; 503 when the chain or the bundler is unavailable. With an `Idempotency-Key` header, a repeat replays the first answer.
+         * @description One sponsored ERC-4337 user operation moving USDC from the caller's smart account to the author's (no ETH needed; the author's address is known before their wallet is opened). Answers `pending` like a trade: follow `txId` with GET /api/trade/status/{txId}; the tip is listed by GET /api/tips once the indexer has its transfer. 400 for tipping one's own post, not enough USDC (naming `amount`), or an amount below 0.01 or finer than 6 decimals; 404 for an unknown or archived post, or a caller without a wallet (`wallet_not_found`); 409 when the bundler refuses it; 503 when the chain or the bundler is unavailable. A user sends at most WRITE_LIMIT_TIPS tips per window (default 30 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused tip does not count. With an `Idempotency-Key` header, a repeat replays the first answer.
          */
         post: operations["sendTip"];
         delete?: never;
@@ -747,7 +747,7 @@ export interface paths {
         put?: never;
         /**
          * Bond USDC to an agent
-         * @description Stakes USDC from the caller's smart account in the agent's vault, for shares at the vault's net asset value per share (1 share per USDC for its first bond), as one user operation (approve exactly the amount, then bond). The bond's id is known once the operation is mined (the vault's `Bonded` event); GET /api/agents/bonds lists it once indexed. 400 naming `amount` below 1 USDC, finer than 6 decimals, or more than the wallet holds; 404 `agent_not_found`; 409 `agent_inactive` when the agent accepts no new bonds. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         * @description Stakes USDC from the caller's smart account in the agent's vault as one user operation (approve exactly the amount, then bond). The bond buys into the vault as it stands, never at a price mark that a trade could move: it pays its fraction of the vault's cash and of markets that no longer trade (at their final prices), and buys the same fraction of each position in a trading market from that market, so the existing stakers' shares are never diluted; shares are sized so that this costs at most `amount`, and the rest is refunded (the first bond into a vault: 1 share per USDC). The bond's id is known once the operation is mined (the vault's `Bonded` event); GET /api/agents/bonds lists it once indexed. 400 naming `amount` below 1 USDC, finer than 6 decimals, or more than the wallet holds; 404 `agent_not_found`; 409 `agent_inactive` when the agent accepts no new bonds. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
          */
         post: operations["bondAgent"];
         delete?: never;
@@ -918,12 +918,13 @@ export interface components {
                  *     - `research_failed` (503): every research provider failed; the payment was not settled
                  *     - `facilitator_unavailable` (503): the x402 facilitator did not answer; the payment was not settled
                  *     - `database_unavailable` (503): the database is unreachable or restarting; try again
+                 *     - `rate_limits_unavailable` (503): the rate-limit counters (Redis) do not answer; try again
                  *     - `stream_unavailable` (503): this process does not serve the live stream
                  *     - `too_many_clients` (503): this process holds as many stream clients as it may
                  * @example invalid_parameter
                  * @enum {string}
                  */
-                code: "invalid_parameter" | "invalid_body" | "market_not_resolved" | "payment_required" | "unauthorized" | "forbidden" | "not_author" | "not_agent_manager" | "not_staker" | "journal_closed" | "not_found" | "route_not_found" | "wallet_not_found" | "no_position" | "agent_not_found" | "bond_not_found" | "faucet_unavailable" | "research_unavailable" | "not_acceptable" | "slug_taken" | "already_active" | "activation_refused" | "already_settled" | "settlement_refused" | "market_not_active" | "agent_exists" | "agent_not_registered" | "agent_inactive" | "bond_locked" | "bond_closed" | "too_many_positions" | "rejected" | "stance_not_held" | "payment_in_progress" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "wallet_provisioning_failed" | "chain_unavailable" | "bundler_unavailable" | "research_failed" | "facilitator_unavailable" | "database_unavailable" | "stream_unavailable" | "too_many_clients";
+                code: "invalid_parameter" | "invalid_body" | "market_not_resolved" | "payment_required" | "unauthorized" | "forbidden" | "not_author" | "not_agent_manager" | "not_staker" | "journal_closed" | "not_found" | "route_not_found" | "wallet_not_found" | "no_position" | "agent_not_found" | "bond_not_found" | "faucet_unavailable" | "research_unavailable" | "not_acceptable" | "slug_taken" | "already_active" | "activation_refused" | "already_settled" | "settlement_refused" | "market_not_active" | "agent_exists" | "agent_not_registered" | "agent_inactive" | "bond_locked" | "bond_closed" | "too_many_positions" | "rejected" | "stance_not_held" | "payment_in_progress" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "wallet_provisioning_failed" | "chain_unavailable" | "bundler_unavailable" | "research_failed" | "facilitator_unavailable" | "database_unavailable" | "rate_limits_unavailable" | "stream_unavailable" | "too_many_clients";
                 /** @example limit: Too big: expected number to be <=100 */
                 message: string;
                 details?: unknown;
@@ -3955,6 +3956,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -4599,7 +4609,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description USDC to stake, at least 1, at most 6 decimal places
+                     * @description the most USDC to stake (what is not spent is refunded in the same operation), at least 1, at most 6 decimal places
                      * @example 100
                      */
                     amount: number;

@@ -5,7 +5,8 @@
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 
-const EXPOSED = "X-Request-Id";
+// A browser's script reads a 429's wait and the limits only when they are exposed.
+const EXPOSED = "X-Request-Id, Retry-After, RateLimit, RateLimit-Policy";
 
 export function readCors(): MiddlewareHandler {
   const preflight = cors({

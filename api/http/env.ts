@@ -22,6 +22,7 @@ import type { walletQueries } from "../db/wallets";
 import type { ViewCounter } from "../journal/viewCounter";
 import type { PaidResearch } from "../research/paidResearch";
 import type { StreamHub } from "../stream/hub";
+import type { LimitStores } from "./limitStores";
 import type { ReadCache } from "./readCache";
 
 export type Queries = {
@@ -61,6 +62,8 @@ export type AppEnv = {
     chain?: ChainAccess;
     /** Absent when the process does not serve the live stream (tests of single routes). */
     stream?: StreamHub;
+    /** The shared counters of the rate limits. */
+    limits: LimitStores;
     /** Paid research: its providers, payment network and x402 payment gate. */
     paidResearch?: PaidResearch;
   };

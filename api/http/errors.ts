@@ -81,6 +81,7 @@ export const ERROR_CATALOGUE = {
     meaning: "the x402 facilitator did not answer; the payment was not settled",
   },
   database_unavailable: { status: 503, meaning: "the database is unreachable or restarting; try again" },
+  rate_limits_unavailable: { status: 503, meaning: "the rate-limit counters (Redis) do not answer; try again" },
   stream_unavailable: { status: 503, meaning: "this process does not serve the live stream" },
   too_many_clients: { status: 503, meaning: "this process holds as many stream clients as it may" },
 } as const satisfies Record<string, { status: number; meaning: string }>;

@@ -1,7 +1,7 @@
 // Prometheus metrics: the process defaults plus a request histogram by route and status.
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -23,6 +23,24 @@ export const measureRequests = (): MiddlewareHandler => async (c, next) => {
   // The route pattern, not the path, so that slugs do not explode the label set.
   end({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
 };
+
+const rateLimitRefusals = new Counter({
+  name: "rate_limit_refusals_total",
+  help: "requests answered 429 rate_limited, by limit (reads, posts, comments, tips)",
+  labelNames: ["limit"] as const,
+  registers: [registry],
+});
+
+export const countRateLimitRefusal = (limit: string) => rateLimitRefusals.inc({ limit });
+
+const rateLimitStoreErrors = new Counter({
+  name: "rate_limit_store_errors_total",
+  help: "requests whose rate-limit counter could not be reached (reads then pass uncounted), by limit",
+  labelNames: ["limit"] as const,
+  registers: [registry],
+});
+
+export const countRateLimitStoreError = (limit: string) => rateLimitStoreErrors.inc({ limit });
 
 const streamFanout = new Histogram({
   name: "stream_fanout_seconds",

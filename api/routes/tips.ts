@@ -6,6 +6,7 @@ import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { errorResponses, notFound } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
+import { limitWrites } from "../http/writeLimits";
 import { postIdOf, TipContext } from "../tipping/context";
 import { tip } from "../tipping/tip";
 
@@ -59,12 +60,16 @@ const sendRoute = createRoute({
   tags: ["Journal"],
   summary: "Tip a post's author in USDC",
   description:
-    "One sponsored ERC-4337 user operation moving USDC from the caller's smart account to the author's (no ETH needed; the author's address is known before their wallet is opened). Answers `pending` like a trade: follow `txId` with GET /api/trade/status/{txId}; the tip is listed by GET /api/tips once the indexer has its transfer. 400 for tipping one's own post, not enough USDC (naming `amount`), or an amount below 0.01 or finer than 6 decimals; 404 for an unknown or archived post, or a caller without a wallet (`wallet_not_found`); 409 when the bundler refuses it; 503 when the chain or the bundler is unavailable. With an `Idempotency-Key` header, a repeat replays the first answer.",
-  middleware: [requireUser(), honourIdempotencyKey()] as const,
+    "One sponsored ERC-4337 user operation moving USDC from the caller's smart account to the author's (no ETH needed; the author's address is known before their wallet is opened). Answers `pending` like a trade: follow `txId` with GET /api/trade/status/{txId}; the tip is listed by GET /api/tips once the indexer has its transfer. 400 for tipping one's own post, not enough USDC (naming `amount`), or an amount below 0.01 or finer than 6 decimals; 404 for an unknown or archived post, or a caller without a wallet (`wallet_not_found`); 409 when the bundler refuses it; 503 when the chain or the bundler is unavailable. A user sends at most WRITE_LIMIT_TIPS tips per window (default 30 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused tip does not count. With an `Idempotency-Key` header, a repeat replays the first answer.",
+  middleware: [
+    requireUser(),
+    limitWrites({ name: "tips", limit: (config) => config.WRITE_LIMIT_TIPS }),
+    honourIdempotencyKey(),
+  ] as const,
   request: { body: { required: true, content: { "application/json": { schema: TipBody } } } },
   responses: {
     200: { description: "accepted by the bundler", content: { "application/json": { schema: TipSent } } },
-    ...errorResponses(400, 401, 404, 409, 413, 415, 422, 503),
+    ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429, 503),
   },
 });
 
