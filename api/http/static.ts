@@ -117,8 +117,8 @@ function answer(c: Context, asset: Asset) {
     ?.split(",")
     .map((tag) => tag.trim().replace(/^W\//, ""));
   if (etags?.includes(asset.etag) || etags?.includes("*")) return c.body(null, 304, headers);
-  headers["content-length"] = String(body.length);
-  if (c.req.method === "HEAD") return c.body(null, 200, headers);
+  // The server adds a GET's content-length from the body itself.
+  if (c.req.method === "HEAD") return c.body(null, 200, { ...headers, "content-length": String(body.length) });
   return c.body(new Uint8Array(body), 200, headers);
 }
 

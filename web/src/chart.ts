@@ -22,6 +22,9 @@ export function priceChart(container: HTMLElement, outcomes: string[]) {
       background: { type: ColorType.Solid, color: "transparent" },
       textColor: dark ? "#d1d5db" : "#374151",
       fontFamily: "system-ui, sans-serif",
+      // The logo comes with an inline <style> that the page's CSP refuses; the market page credits
+      // the library in text instead, as its licence asks.
+      attributionLogo: false,
     },
     grid: {
       vertLines: { color: dark ? "#1f2937" : "#eef0f3" },

@@ -58,15 +58,20 @@ export function startTicker(aside: HTMLElement) {
     while (list.children.length > SHOWN) list.lastElementChild?.remove();
   };
 
-  read(api().GET("/api/trades/recent", { params: { query: { limit: SHOWN } } }))
-    .then(({ trades }) => {
+  Promise.all([
+    read(api().GET("/api/trades/recent", { params: { query: { limit: SHOWN } } })),
+    // Recent trades name their market by slug; the stream's by title, as the ticker shows them.
+    read(api().GET("/api/markets", { params: { query: { limit: 200 } } })),
+  ])
+    .then(([{ trades }, { markets }]) => {
+      const titles = new Map(markets.map((market) => [market.slug, market.title]));
       for (const trade of trades)
         add(
           {
             key: trade.txId,
             txId: trade.txId,
             slug: trade.marketSlug,
-            title: trade.marketSlug,
+            title: titles.get(trade.marketSlug) ?? trade.marketSlug,
             side: trade.side,
             outcome: trade.outcome,
             amount: trade.amount,

@@ -190,6 +190,12 @@ export async function marketPage(slug: string, initial: Interval): Promise<Page>
       h("h2", { id: "chart-title" }, "Price history"),
       h("div", { class: "intervals", role: "group", "aria-label": "Interval" }, ...buttons),
       h("figure", null, chartBox, legend, caption),
+      h(
+        "p",
+        { class: "attribution" },
+        "Chart by ",
+        h("a", { href: "https://www.tradingview.com/", rel: "noopener noreferrer" }, "TradingView Lightweight Charts™"),
+      ),
     ),
     h(
       "section",
