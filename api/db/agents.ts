@@ -94,10 +94,19 @@ export function agentQueries(db: Db, views: string) {
      WHERE p.holder = ANY($1::text[]) AND ($2 OR p.tokens > 0)
      ORDER BY m.slug, p.outcome`;
   const cashSql = `SELECT holder, amount::text FROM ${v}.usdc_balance WHERE holder = ANY($1::text[])`;
+  // What a staker's bond buys and an unbond sells or claims in the vault's name is not the agent's
+  // decision: it shares the bond's or unbond's transaction and carries no decision of the agent's.
+  const stakerPart = (txHash: string, vault: string, userOpHash: string) =>
+    `((EXISTS (SELECT 1 FROM ${v}.unbond u WHERE u.tx_hash = ${txHash} AND u.vault = ${vault})
+       OR EXISTS (SELECT 1 FROM ${v}.bond bo WHERE bo.tx_hash = ${txHash} AND bo.vault = ${vault}))
+      AND NOT EXISTS (SELECT 1 FROM api.agent_decision ad WHERE ad.user_op_hash = ${userOpHash}))`;
+  // The agent's own trades: what stakers' bonds and unbonds trade in the vault's name is left out.
   const tradeTotalsSql = `
     SELECT trader, count(*)::int AS count, (count(*) FILTER (WHERE is_buy))::int AS buys,
            sum(usdc_amount)::text AS volume, coalesce(sum(usdc_amount) FILTER (WHERE is_buy), 0)::text AS bought
-      FROM ${v}.trade WHERE trader = ANY($1::text[]) GROUP BY trader`;
+      FROM ${v}.trade t
+     WHERE trader = ANY($1::text[]) AND NOT ${stakerPart("t.tx_hash", "t.trader", "t.user_op_hash")}
+     GROUP BY trader`;
   // Buys only: a confidence is the agent's belief in the outcome it bought.
   const decisionsSql = `
     SELECT t.trader, d.confidence, t.outcome = m.resolved_outcome AS won
@@ -105,12 +114,6 @@ export function agentQueries(db: Db, views: string) {
       JOIN ${v}.market m ON m.address = t.market AND m.status = 'resolved'
       JOIN api.agent_decision d ON d.user_op_hash = t.user_op_hash
      WHERE t.trader = ANY($1::text[]) AND t.is_buy AND d.confidence IS NOT NULL`;
-  // What a staker's bond buys and an unbond sells or claims in the vault's name is not the agent's
-  // decision: it shares the bond's or unbond's transaction and carries no decision of the agent's.
-  const stakerPart = (txHash: string, vault: string, userOpHash: string) =>
-    `((EXISTS (SELECT 1 FROM ${v}.unbond u WHERE u.tx_hash = ${txHash} AND u.vault = ${vault})
-       OR EXISTS (SELECT 1 FROM ${v}.bond bo WHERE bo.tx_hash = ${txHash} AND bo.vault = ${vault}))
-      AND NOT EXISTS (SELECT 1 FROM api.agent_decision ad WHERE ad.user_op_hash = ${userOpHash}))`;
   const feedSql = `
     WITH entries AS (
       SELECT t.id, a.manager AS agent_id, a.name AS agent_name, m.slug,
