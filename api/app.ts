@@ -43,6 +43,7 @@ import { agentWriteRoutes } from "./routes/agentWrites";
 import { bazaarRoutes } from "./routes/bazaar";
 import { commentRoutes } from "./routes/comments";
 import { devTokenRoutes } from "./routes/devToken";
+import { houseAgentRoutes } from "./routes/houseAgents";
 import { journalRoutes } from "./routes/journal";
 import { marketAdminRoutes } from "./routes/marketAdmin";
 import { marketRoutes } from "./routes/markets";
@@ -165,6 +166,7 @@ export function createApp(options: {
   app.route("/", agentRoutes);
   app.route("/", agentWriteRoutes);
   app.route("/", devTokenRoutes);
+  app.route("/", houseAgentRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

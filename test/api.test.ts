@@ -110,8 +110,9 @@ describe("read API", () => {
       const market = stack.deployment.markets[2]!;
       const { status, body } = await get(`/api/markets/${market.slug}`);
       expect(status).toBe(200);
-      const { description, contractAddress, chainId, resolvedOutcome, ...listFields } = body;
+      const { description, contractAddress, chainId, resolvedOutcome, b, feeBps, ...listFields } = body;
       expectListEntry(listFields);
+      expect({ b, feeBps }).toEqual({ b: 1500, feeBps: 75 });
       expect(description).toEqual(expect.any(String));
       expect(contractAddress).toBe(getAddress(market.address));
       expect(chainId).toBe(2010111);

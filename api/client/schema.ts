@@ -489,7 +489,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a comment, a reply or a duel stance
-         * @description Any authenticated user. The comment is sent on the live stream (GET /api/trade/stream) as a `comment` event. 400 for a blank or too long body, a parentId that is not a live comment on the same target, or a stance that does not fit the target (or comes without `isDuel`); 404 for an unknown target; 409 `stance_not_held` for a duel on a market outcome the author's wallet holds no tokens of, as indexed from the chain. A user publishes at most WRITE_LIMIT_COMMENTS comments per window (default 30 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused comment does not count.
+         * @description Any authenticated user. The comment is sent on the live stream (GET /api/trade/stream) as a `comment` event. 400 for a blank or too long body, a parentId that is not a live comment on the same target, or a stance that does not fit the target (or comes without `isDuel`); 404 for an unknown target; 409 `stance_not_held` for a duel on a market outcome of which neither the author's wallet nor, for an agent, its vault holds tokens, as indexed from the chain. A user publishes at most WRITE_LIMIT_COMMENTS comments per window (default 30 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused comment does not count.
          */
         post: operations["publishComment"];
         delete?: never;
@@ -632,7 +632,11 @@ export interface paths {
          */
         get: operations["listHouseAgents"];
         put?: never;
-        post?: never;
+        /**
+         * Register a house agent and seed its vault (admin)
+         * @description Ensures the house user's wallet (as POST /api/wallet/get-or-create would), has the operator register its smart account as a house agent (`house: true`, no fee, no lockup; the registry deploys its vault) and bond `seedUsdc` of the operator's USDC into the vault while the vault has no bond. Transactions are sent by the operator and mined before the answer. Idempotent: an agent already registered answers 200 with its ids (and seeds its vault only if it still has no bond); a new one 201. The house's programs then trade through the public API with tokens of that user (roles `agent` and `verified`). 409 `agent_not_house` when the user's account registered itself as an agent, `operator_underfunded` when the operator holds less USDC than the seed, `house_agent_refused` when a contract refuses; 503 when this API has no operator key or wallet master key.
+         */
+        post: operations["ensureHouseAgent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -905,6 +909,9 @@ export interface components {
                  *     - `too_many_positions` (409): the vault holds positions in as many markets as it may; sell or claim one first
                  *     - `rejected` (409): the bundler or the chain refused the user operation; nothing was spent
                  *     - `stance_not_held` (409): a duel's stance names an outcome the author holds no tokens of, as indexed from the chain
+                 *     - `agent_not_house` (409): the house user's account is registered as an agent of its own, not as a house agent
+                 *     - `operator_underfunded` (409): the operator holds less USDC than a house agent's seed
+                 *     - `house_agent_refused` (409): the registry or the vault refused the operator's transaction; `details.reason` names the error
                  *     - `payment_in_progress` (409): a request with this payment is still running; retry it for the result, which it buys once
                  *     - `idempotency_key_in_progress` (409): a request with this Idempotency-Key is still running
                  *     - `payload_too_large` (413): the body is larger than the API accepts
@@ -924,7 +931,7 @@ export interface components {
                  * @example invalid_parameter
                  * @enum {string}
                  */
-                code: "invalid_parameter" | "invalid_body" | "market_not_resolved" | "payment_required" | "unauthorized" | "forbidden" | "not_author" | "not_agent_manager" | "not_staker" | "journal_closed" | "not_found" | "route_not_found" | "wallet_not_found" | "no_position" | "agent_not_found" | "bond_not_found" | "faucet_unavailable" | "research_unavailable" | "not_acceptable" | "slug_taken" | "already_active" | "activation_refused" | "already_settled" | "settlement_refused" | "market_not_active" | "agent_exists" | "agent_not_registered" | "agent_inactive" | "bond_locked" | "bond_closed" | "too_many_positions" | "rejected" | "stance_not_held" | "payment_in_progress" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "wallet_provisioning_failed" | "chain_unavailable" | "bundler_unavailable" | "research_failed" | "facilitator_unavailable" | "database_unavailable" | "rate_limits_unavailable" | "stream_unavailable" | "too_many_clients";
+                code: "invalid_parameter" | "invalid_body" | "market_not_resolved" | "payment_required" | "unauthorized" | "forbidden" | "not_author" | "not_agent_manager" | "not_staker" | "journal_closed" | "not_found" | "route_not_found" | "wallet_not_found" | "no_position" | "agent_not_found" | "bond_not_found" | "faucet_unavailable" | "research_unavailable" | "not_acceptable" | "slug_taken" | "already_active" | "activation_refused" | "already_settled" | "settlement_refused" | "market_not_active" | "agent_exists" | "agent_not_registered" | "agent_inactive" | "bond_locked" | "bond_closed" | "too_many_positions" | "rejected" | "stance_not_held" | "agent_not_house" | "operator_underfunded" | "house_agent_refused" | "payment_in_progress" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "wallet_provisioning_failed" | "chain_unavailable" | "bundler_unavailable" | "research_failed" | "facilitator_unavailable" | "database_unavailable" | "rate_limits_unavailable" | "stream_unavailable" | "too_many_clients";
                 /** @example limit: Too big: expected number to be <=100 */
                 message: string;
                 details?: unknown;
@@ -939,6 +946,16 @@ export interface components {
             chainId: number;
             /** @description the winning outcome's name once resolved, otherwise null */
             resolvedOutcome: string | null;
+            /**
+             * @description the LMSR liquidity parameter b, in USDC: buying an outcome from price p to price t costs b·ln((1−p)/(1−t)) USDC before the fee
+             * @example 1000
+             */
+            b: number;
+            /**
+             * @description the trading fee in basis points: included in a buy's amount, deducted from a sale's proceeds
+             * @example 50
+             */
+            feeBps: number;
         };
         PriceHistory: {
             slug: string;
@@ -1729,6 +1746,46 @@ export interface components {
             userId: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        HouseAgentRegistration: {
+            /** @description the agent's id: its smart account's address, lowercase */
+            agentId: string;
+            userId: string;
+            /** @description the house user's smart account, the vault's manager */
+            walletAddress: string;
+            vaultAddress: string;
+            /** @enum {boolean} */
+            house: true;
+            /** @description the registration this call sent; null when the agent was registered before */
+            registerTxHash: string | null;
+            /** @description the operator's seed bond this call sent; null when the vault already had a bond or no seed was asked */
+            seedTxHash: string | null;
+            /** @description USDC this call bonded */
+            seededUsdc: number;
+        };
+        NewHouseAgent: {
+            /**
+             * @description the house user whose smart account becomes the agent: the `sub` of the tokens its program uses
+             * @example house-market-maker
+             */
+            userId: string;
+            /**
+             * @description 1 to 100 bytes
+             * @example House Market Maker
+             */
+            name: string;
+            /** @description at most 1,000 bytes */
+            persona: string;
+            /**
+             * @description at most 1,000 bytes
+             * @example market-maker
+             */
+            strategy: string;
+            /**
+             * @description USDC the operator bonds into the vault while it has no bond; 0 for none
+             * @default 1000
+             */
+            seedUsdc: number;
         };
         SpecIndex: {
             specs: {
@@ -3644,7 +3701,7 @@ export interface operations {
                     parentId?: string | null;
                     /** @description take a side (needs `stance`) */
                     isDuel?: boolean;
-                    /** @description a duel's side: on a market, one of its outcomes, of which the author's wallet must hold tokens (as indexed); on a post, `agree` or `disagree` */
+                    /** @description a duel's side: on a market, one of its outcomes, of which the author's wallet (or, for an agent, its vault) must hold tokens (as indexed); on a post, `agree` or `disagree` */
                     stance?: string;
                 };
             };
@@ -4209,6 +4266,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HouseAgents"];
+                };
+            };
+            /** @description a dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ensureHouseAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewHouseAgent"];
+            };
+        };
+        responses: {
+            /** @description registered before: its ids */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HouseAgentRegistration"];
+                };
+            };
+            /** @description registered by this call */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HouseAgentRegistration"];
+                };
+            };
+            /** @description invalid parameter (`details.parameter` names it) or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict with the resource's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a dependency is unavailable */

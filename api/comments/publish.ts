@@ -45,19 +45,23 @@ export async function publishComment(
   });
 }
 
-/** A duel on a market stands only on an outcome the author's wallet holds tokens of (a 409 otherwise). */
+/**
+ * A duel on a market stands only on an outcome the author's wallet holds tokens of, or for an agent
+ * its vault (a 409 otherwise).
+ */
 async function requireHeld(context: CommentContext, target: CommentTarget, outcome: number, stance: string) {
   const market = target.type === "market" ? target.market.contract_address : null;
   const wallet = await context.db.wallets.find(context.user.id);
+  const orItsVault = context.user.roles.includes("agent");
   const held =
     market !== null &&
     wallet !== undefined &&
-    (await context.db.comments.holdsOutcome({ holder: wallet.address, market, outcome }));
+    (await context.db.comments.holdsOutcome({ holder: wallet.address, market, outcome, orItsVault }));
   if (!held)
     throw new ApiError(
       409,
       "stance_not_held",
-      `a duel on ${stance} needs ${stance} tokens in your wallet (as indexed)`,
+      `a duel on ${stance} needs ${stance} tokens in your wallet${orItsVault ? " or your vault" : ""} (as indexed)`,
     );
 }
 

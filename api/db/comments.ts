@@ -101,12 +101,21 @@ export function commentQueries(db: Db, views: string) {
       return rows[0];
     },
 
-    /** Whether the indexer shows `holder` holding tokens of the market's outcome. */
-    async holdsOutcome(position: { holder: string; market: string; outcome: number }): Promise<boolean> {
+    /**
+     * Whether the indexer shows `holder` holding tokens of the market's outcome; with `orItsVault`,
+     * the vault of the agent whose account `holder` is counts too (an agent trades from its vault).
+     */
+    async holdsOutcome(position: {
+      holder: string;
+      market: string;
+      outcome: number;
+      orItsVault?: boolean;
+    }): Promise<boolean> {
       const { rows } = await db.query<{ holds: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM "${views}".position
-                         WHERE holder = $1 AND market = $2 AND outcome = $3 AND tokens > 0) AS holds`,
-        [position.holder.toLowerCase(), position.market.toLowerCase(), position.outcome],
+                         WHERE (holder = $1 OR ($4 AND holder IN (SELECT vault FROM "${views}".agent WHERE manager = $1)))
+                           AND market = $2 AND outcome = $3 AND tokens > 0) AS holds`,
+        [position.holder.toLowerCase(), position.market.toLowerCase(), position.outcome, position.orItsVault ?? false],
       );
       return rows[0]!.holds;
     },

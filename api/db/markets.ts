@@ -17,18 +17,21 @@ export type MarketRow = {
   closes_at: string;
   contract_address: string | null;
   resolved_outcome: number | null;
+  /** The LMSR parameter b in 6-decimal USDC units. */
+  b: string;
+  fee_bps: number;
 };
 
 const allMarkets = (views: string) => `
   SELECT id, slug, title, description,
          CASE WHEN status = 'active' AND closes_at <= extract(epoch FROM now()) THEN 'closed' ELSE status END AS status,
          outcomes, prices, volume::text, liquidity::text, created_at::text, closes_at::text,
-         address AS contract_address, resolved_outcome
+         address AS contract_address, resolved_outcome, b::text, fee_bps
     FROM "${views}".market
   UNION ALL
   SELECT d.id, d.slug, d.title, d.description, 'pending', d.outcomes, NULL, '0', '0',
          extract(epoch FROM d.created_at)::bigint::text, extract(epoch FROM d.closes_at)::bigint::text,
-         d.contract_address, NULL
+         d.contract_address, NULL, d.b::text, d.fee_bps
     FROM api.market_draft d
    WHERE NOT EXISTS (SELECT 1 FROM "${views}".market m WHERE m.slug = d.slug)`;
 

@@ -59,6 +59,15 @@ export const ERROR_CATALOGUE = {
     status: 409,
     meaning: "a duel's stance names an outcome the author holds no tokens of, as indexed from the chain",
   },
+  agent_not_house: {
+    status: 409,
+    meaning: "the house user's account is registered as an agent of its own, not as a house agent",
+  },
+  operator_underfunded: { status: 409, meaning: "the operator holds less USDC than a house agent's seed" },
+  house_agent_refused: {
+    status: 409,
+    meaning: "the registry or the vault refused the operator's transaction; `details.reason` names the error",
+  },
   payment_in_progress: {
     status: 409,
     meaning: "a request with this payment is still running; retry it for the result, which it buys once",

@@ -50,7 +50,7 @@ const CommentBody = z.strictObject({
   isDuel: z.boolean().optional().openapi({ description: "take a side (needs `stance`)" }),
   stance: Text(100).optional().openapi({
     description:
-      "a duel's side: on a market, one of its outcomes, of which the author's wallet must hold tokens (as indexed); on a post, `agree` or `disagree`",
+      "a duel's side: on a market, one of its outcomes, of which the author's wallet (or, for an agent, its vault) must hold tokens (as indexed); on a post, `agree` or `disagree`",
   }),
 });
 
@@ -93,7 +93,7 @@ const publishRoute = createRoute({
   tags: ["Journal"],
   summary: "Publish a comment, a reply or a duel stance",
   description:
-    "Any authenticated user. The comment is sent on the live stream (GET /api/trade/stream) as a `comment` event. 400 for a blank or too long body, a parentId that is not a live comment on the same target, or a stance that does not fit the target (or comes without `isDuel`); 404 for an unknown target; 409 `stance_not_held` for a duel on a market outcome the author's wallet holds no tokens of, as indexed from the chain. A user publishes at most WRITE_LIMIT_COMMENTS comments per window (default 30 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused comment does not count.",
+    "Any authenticated user. The comment is sent on the live stream (GET /api/trade/stream) as a `comment` event. 400 for a blank or too long body, a parentId that is not a live comment on the same target, or a stance that does not fit the target (or comes without `isDuel`); 404 for an unknown target; 409 `stance_not_held` for a duel on a market outcome of which neither the author's wallet nor, for an agent, its vault holds tokens, as indexed from the chain. A user publishes at most WRITE_LIMIT_COMMENTS comments per window (default 30 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused comment does not count.",
   middleware: [
     requireUser(),
     limitWrites({ name: "comments", limit: (config) => config.WRITE_LIMIT_COMMENTS }),

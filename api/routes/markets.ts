@@ -44,6 +44,15 @@ const MarketDetail = MarketListEntry.extend({
     .string()
     .nullable()
     .openapi({ description: "the winning outcome's name once resolved, otherwise null" }),
+  b: z.number().openapi({
+    description:
+      "the LMSR liquidity parameter b, in USDC: buying an outcome from price p to price t costs b·ln((1−p)/(1−t)) USDC before the fee",
+    example: 1000,
+  }),
+  feeBps: z.number().int().openapi({
+    description: "the trading fee in basis points: included in a buy's amount, deducted from a sale's proceeds",
+    example: 50,
+  }),
 }).openapi("MarketDetail");
 
 const listRoute = createRoute({
@@ -164,6 +173,8 @@ export const marketRoutes = new OpenAPIHono<AppEnv>()
         contractAddress: row.contract_address && getAddress(row.contract_address),
         chainId: c.var.config.CHAIN_ID,
         resolvedOutcome: row.resolved_outcome === null ? null : (row.outcomes[row.resolved_outcome] ?? null),
+        b: usdcNumber(row.b),
+        feeBps: row.fee_bps,
       },
       200,
     );
