@@ -397,6 +397,40 @@ describe("the explorer in a browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("quotes trades from the market contract and lists one market's trades, with 4xx naming what is wrong", async () => {
+    const slug = market(2).slug;
+    const quote = await get(`/api/trade/quote?marketSlug=${slug}&outcome=Above%203.5%25&side=buy&amount=12.5`);
+    expect(quote).toMatchObject({ marketSlug: slug, outcome: "Above 3.5%", side: "buy", amount: 12.5, usdc: 12.5 });
+    expect(quote.avgPrice).toBeCloseTo(quote.usdc / quote.tokens, 12);
+    const bought = await confirmed("trader", "/api/trade/buy", {
+      marketSlug: slug,
+      outcome: "Above 3.5%",
+      amount: 12.5,
+    });
+    expect(bought.tokensReceived).toBe(quote.tokens);
+    const sale = await get(`/api/trade/quote?marketSlug=${slug}&outcome=Above%203.5%25&side=sell&amount=5`);
+    expect(sale).toMatchObject({ side: "sell", tokens: 5 });
+    expect(sale.usdc).toBeGreaterThan(0);
+
+    for (const [query, status, parameter] of [
+      [`marketSlug=${slug}&outcome=Above%203.5%25&side=buy&amount=1.0000001`, 400, "amount"],
+      [`marketSlug=${slug}&outcome=Maybe&side=buy&amount=1`, 400, "outcome"],
+      [`marketSlug=${slug}&outcome=Above%203.5%25&side=hold&amount=1`, 400, "side"],
+      [`marketSlug=no-such-market&outcome=Yes&side=buy&amount=1`, 404, undefined],
+      [`marketSlug=${market(3).slug}&outcome=Other&side=buy&amount=1`, 409, undefined],
+    ] as const) {
+      const answer = await call(null, "GET", `/api/trade/quote?${query}`);
+      expect(answer.status, `${query}: ${JSON.stringify(answer.body)}`).toBe(status);
+      if (parameter) expect(answer.body.error.details.parameter).toBe(parameter);
+    }
+
+    const inMarket = await get(`/api/trades/recent?marketSlug=${slug}&limit=100`);
+    expect(inMarket.trades.every((trade: { marketSlug: string }) => trade.marketSlug === slug)).toBe(true);
+    expect(inMarket.trades[0].txId).toBe(bought.txId);
+    expect(inMarket.total).toBe(inMarket.trades.length);
+    expect((await call(null, "GET", "/api/trades/recent?marketSlug=no-such-market")).status).toBe(404);
+  });
+
   it("shows a market page with real data: a price chart that draws its points for 1h, 4h and 1d, recent trades, comments and duels", async () => {
     const slug = market(0).slug;
     // A comment, a reply and a duel stance by a holder of Yes (the ticker's buy).
