@@ -6,7 +6,7 @@ import type { Hex } from "viem";
 import { startStack } from "./stack";
 import { LOCAL_JWT_SECRET } from "./stack/keys";
 import { StartError } from "./stack/processes";
-import { API_VARIABLES, givenValues } from "./stack/settings";
+import { AGENT_VARIABLES, API_VARIABLES, givenValues } from "./stack/settings";
 
 const root = join(import.meta.dirname, "..");
 const env = process.env;
@@ -26,6 +26,9 @@ const paymasterSigner = keyFromEnv("PAYMASTER_SIGNER_KEY");
 const apiEnv = givenValues(API_VARIABLES, env);
 // With a JWKS the local secret stays out of the API, so that only the identity provider's tokens count.
 if (env.JWKS_URL && !env.JWT_SECRET) apiEnv.JWT_SECRET = "";
+// The house agents act with tokens minted here, which an API that trusts only a JWKS would refuse.
+const agentsOff =
+  env.AGENTS === "off" ? "AGENTS=off" : env.JWKS_URL ? "JWKS_URL is set: start.ts cannot mint their tokens" : "";
 
 execFileSync(join(root, "node_modules/.bin/forge"), ["build", "--quiet"], { cwd: root, stdio: "inherit" });
 
@@ -54,6 +57,9 @@ const stack = await startStack({
   viewsSchema: env.VIEWS_SCHEMA || undefined,
   keys: { ...(operator && { operator }), ...(paymasterSigner && { paymasterSigner }) },
   apiEnv,
+  ...(!agentsOff && {
+    agents: { env: givenValues(AGENT_VARIABLES, env), metricsPort: Number(env.AGENTS_METRICS_PORT || 9464) },
+  }),
 }).catch((error: unknown) => {
   // Every child is stopped by now; a part that did not start says why and what to do.
   console.error(`\nThe stack did not start. ${error instanceof StartError ? error.message : (error as Error).stack}`);
@@ -79,6 +85,7 @@ const rows: [string, string][] = [
   ["Multicall3 (payment chain)", stack.paymentChain.multicall3],
   ["paid research (x402)", `${stack.apiUrl}/api/x402/research?q=...  discovery ${stack.apiUrl}/api/bazaar`],
   ...markets.map((m): [string, string] => [`market ${m.slug}`, m.address]),
+  ...agentRows(),
   ["deployment file", stack.deploymentFile],
   ["logs", join(dataDir, "logs")],
 ];
@@ -93,6 +100,22 @@ for (const child of stack.children) {
     console.error(`${child.name} exited (${code ?? signal}); see ${child.logFile}`);
     process.kill(process.pid, "SIGTERM");
   });
+}
+
+/** The house agents: where their counters are, and each agent's strategy and id (its smart account). */
+function agentRows(): [string, string][] {
+  const agents = stack.agents;
+  if (!agents) return [["house agents", `off (${agentsOff})`]];
+  return [
+    [
+      "house agents",
+      `${agents.metricsUrl}/metrics  log ${join(dataDir, "logs", "agents.log")}  (AGENTS=off leaves them out)`,
+    ],
+    ...agents.running.map((agent): [string, string] => [
+      `agent ${agent.name}`,
+      `${agent.strategy}  id ${agent.agentId}`,
+    ]),
+  ];
 }
 
 function databaseNote(): string {

@@ -6,6 +6,7 @@ import { createTestClient, type Hex, http, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Deployment } from "../../deployments/schema";
 import { writeDeployment } from "../../deployments/schema";
+import { type AgentsOptions, type RunningAgent, startAgents } from "./agents";
 import { startApi } from "./api";
 import { startBundler } from "./bundler";
 import { CHAIN_ID, startChain } from "./chain";
@@ -44,6 +45,11 @@ export type StackOptions = {
   keys?: Partial<Record<Role, Hex>>;
   /** Leave the indexer and the API out (contract-level tests). */
   withoutIndexer?: boolean;
+  /**
+   * Run the house agents against the API (registered on their first start): runner settings such
+   * as AGENTS_TICK_MS, and the port of its metrics (a free one when absent).
+   */
+  agents?: { env?: Record<string, string>; metricsPort?: number };
   /** Receives the stop function before anything starts, so that an interrupted start-up can stop what it began. */
   onStop?: (stop: () => Promise<void>) => void;
 };
@@ -66,6 +72,8 @@ export type Stack = {
   apiUrl?: string;
   /** How the API was started, to start it again (tests of crash recovery). */
   apiOptions?: Parameters<typeof startApi>[0];
+  /** The house agents' runner: its metrics endpoint and its agents, when asked for. */
+  agents?: { metricsUrl: string; running: RunningAgent[]; options: AgentsOptions };
   keys: Record<Role, `0x${string}`>;
   children: Child[];
   /**
@@ -167,6 +175,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     let indexerUrl: string | undefined;
     let apiUrl: string | undefined;
     let apiOptions: Parameters<typeof startApi>[0] | undefined;
+    let agents: Stack["agents"];
     if (!options.withoutIndexer) {
       if (database.embedded) await dropEarlierIndexerSchemas(database.url);
       const indexer = await startIndexer({
@@ -203,6 +212,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       };
       const api = await startApi({ ...apiOptions, onSpawn: (child) => track(child) });
       apiUrl = api.url;
+
+      if (options.agents) {
+        const agentsOptions: AgentsOptions = {
+          apiUrl,
+          metricsPort: options.agents.metricsPort ?? (await freePort()),
+          logFile: join(logDir, "agents.log"),
+          jwt: {
+            secret: options.apiEnv?.JWT_SECRET,
+            issuer: options.apiEnv?.JWT_ISSUER,
+            audience: options.apiEnv?.JWT_AUDIENCE,
+          },
+          env: options.agents.env,
+        };
+        const started = await startAgents({ ...agentsOptions, onSpawn: (child) => track(child) });
+        agents = { metricsUrl: started.metricsUrl, running: started.agents, options: agentsOptions };
+      }
     }
 
     return {
@@ -220,6 +245,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       indexerUrl,
       apiUrl,
       apiOptions,
+      agents,
       keys,
       children,
       pauseHeartbeat: (paused) => {

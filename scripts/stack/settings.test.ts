@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { API_VARIABLES, INDEXER_VARIABLES, START_VARIABLES, WIRED_VARIABLES } from "./settings";
+import { AGENT_VARIABLES, API_VARIABLES, INDEXER_VARIABLES, START_VARIABLES, WIRED_VARIABLES } from "./settings";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -18,13 +18,15 @@ function readmeVariables(): Set<string> {
   return new Set(names);
 }
 
-/** The keys of the API's configuration schema, one per line at the first level of indentation. */
-function apiConfigVariables(): string[] {
-  const source = readFileSync(join(ROOT, "api/config.ts"), "utf8");
+/** The keys of a configuration schema, one per line at the first level of indentation. */
+function configVariables(file: string): string[] {
+  const source = readFileSync(join(ROOT, file), "utf8");
   return [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((match) => match[1]!);
 }
 
-const honoured = [...START_VARIABLES, ...API_VARIABLES, ...INDEXER_VARIABLES];
+const apiConfigVariables = () => configVariables("api/config.ts");
+
+const honoured = [...START_VARIABLES, ...API_VARIABLES, ...AGENT_VARIABLES, ...INDEXER_VARIABLES];
 const known = new Set<string>([...honoured, ...WIRED_VARIABLES]);
 
 describe("environment variables", () => {
@@ -40,6 +42,12 @@ describe("environment variables", () => {
   it("passes on or sets itself every setting of the API", () => {
     const variables = apiConfigVariables();
     expect(variables.length).toBeGreaterThan(20);
+    expect(variables.filter((name) => !known.has(name))).toEqual([]);
+  });
+
+  it("passes on or sets itself every setting of the house agents' runner", () => {
+    const variables = configVariables("agents/config.ts");
+    expect(variables.length).toBeGreaterThan(8);
     expect(variables.filter((name) => !known.has(name))).toEqual([]);
   });
 });

@@ -16,6 +16,8 @@ export const START_VARIABLES = [
   "DEPLOYMENTS_DIR",
   "OPERATOR_PRIVATE_KEY",
   "PAYMASTER_SIGNER_KEY",
+  /** `off` leaves the house agents out. */
+  "AGENTS",
 ] as const;
 
 /**
@@ -63,13 +65,23 @@ export const API_VARIABLES = [
   "SEARXNG_URL",
 ] as const;
 
+/** Passed on to the house agents' runner as given (agents/config.ts reads them). */
+export const AGENT_VARIABLES = [
+  "AGENTS_TICK_MS",
+  "AGENTS_POST_INTERVAL_MS",
+  "AGENTS_SEED_USDC",
+  "AGENTS_METRICS_PORT",
+  "AGENTS_PARAMS",
+  "AGENTS_MARKETS",
+] as const;
+
 /** Passed on to Ponder as given. */
 export const INDEXER_VARIABLES = ["POLLING_INTERVAL_MS", "PONDER_RPC_CACHE", "PONDER_LOG_LEVEL"] as const;
 
 /**
  * Settings of the parts that `npm start` sets itself, from the parts it starts (a user's value
- * would point them at another chain, database or indexer); `npm run indexer` and `npm run api`
- * read them.
+ * would point them at another chain, database or indexer); `npm run indexer`, `npm run api` and
+ * `npm run agents` read them.
  */
 export const WIRED_VARIABLES = [
   "RPC_URL",
@@ -79,6 +91,11 @@ export const WIRED_VARIABLES = [
   "INDEXER_URL",
   "DATABASE_SCHEMA",
   "PONDER_TELEMETRY_DISABLED",
+  "API_URL",
+  "AGENTS_ADMIN_TOKEN",
+  "AGENT_TOKEN_MARKET_MAKER",
+  "AGENT_TOKEN_MOMENTUM",
+  "AGENT_TOKEN_CONTRARIAN",
 ] as const;
 
 /** The given (non-empty) values of `names` in `env`. */

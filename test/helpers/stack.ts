@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { type Stack, startStack } from "../../scripts/stack";
+import { type Stack, type StackOptions, startStack } from "../../scripts/stack";
 
 export type TestStack = Stack & {
   dataDir: string;
@@ -31,6 +31,8 @@ export async function startTestStack(
     apiEnv?: Record<string, string>;
     /** An embedded PostgreSQL of the stack's own even when DATABASE_URL is set (to stop and start it). */
     embeddedDatabase?: boolean;
+    /** Run the house agents, with these runner settings. */
+    agents?: StackOptions["agents"];
   } = {},
 ): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), "pm-stack-"));
@@ -41,6 +43,7 @@ export async function startTestStack(
     blockTimeMs: options.blockTimeMs ?? 0,
     withoutIndexer: options.withoutIndexer,
     apiEnv: options.apiEnv,
+    agents: options.agents,
     // Each test stack gets views of its own, so that stacks on a shared database never collide.
     viewsSchema: `app_${Math.random().toString(36).slice(2, 10)}`,
   });
