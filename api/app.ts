@@ -1,6 +1,5 @@
 // The Hono application: middleware, routes, the OpenAPI document and the error envelope.
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { usesLocalSecret } from "./auth/localToken";
@@ -25,6 +24,7 @@ import { tradeQueries } from "./db/trades";
 import { walletQueries } from "./db/wallets";
 import { limitBodies, requireJsonBodies } from "./http/body";
 import { readCors } from "./http/cors";
+import { docsPage } from "./http/docsPage";
 import type { AppEnv } from "./http/env";
 import { toApiError } from "./http/errorMapping";
 import { ApiError, errorResponse, validationError } from "./http/errors";
@@ -33,6 +33,7 @@ import { logRequests } from "./http/logging";
 import { measureRequests } from "./http/metrics";
 import { cacheReads, type ReadCache } from "./http/readCache";
 import { limitReads } from "./http/readLimits";
+import { securityHeaders } from "./http/securityHeaders";
 import { serveExplorer } from "./http/static";
 import { postRequestBytes } from "./journal/limits";
 import { ViewCounter } from "./journal/viewCounter";
@@ -116,6 +117,7 @@ export function createApp(options: {
   });
 
   app.use(requestId());
+  app.use(securityHeaders());
   app.use(measureRequests());
   app.use(logRequests(logger));
   app.use(async (c, next) => {
@@ -185,7 +187,7 @@ export function createApp(options: {
     },
   });
   app.route("/", openapiIndexRoutes);
-  app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Prediction market API" }));
+  app.get("/docs", docsPage({ url: OPENAPI_PATH, pageTitle: "Prediction market API" }));
 
   app.notFound((c) =>
     errorResponse(c, new ApiError(404, "route_not_found", `no route for ${c.req.method} ${c.req.path}`)),

@@ -1,6 +1,7 @@
 // The API service: migrations, the database pool, the change listener, the live stream and the
 // HTTP server, started and stopped as one. `api/server.ts` runs it as a process; tests may run it
 // in their own.
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Logger } from "pino";
@@ -14,6 +15,7 @@ import { createPool } from "./db/pool";
 import { postQueries } from "./db/posts";
 import { STREAM_CHANNEL, streamLogQueries } from "./db/streamLog";
 import { submissionQueries } from "./db/submissions";
+import { answerClientErrors } from "./http/clientErrors";
 import { createLimitStores } from "./http/limitStores";
 import { observeFanout, observeStream, observeStreamDelay } from "./http/metrics";
 import { ReadCache } from "./http/readCache";
@@ -101,7 +103,8 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     logger,
   });
 
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }) as Server;
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

@@ -878,6 +878,7 @@ export interface components {
                 /**
                  * @description - `invalid_parameter` (400): a path, query, header or body field is invalid; `details.parameter`
                  *     - `invalid_body` (400): the body is not valid JSON
+                 *     - `malformed_request` (400): the request is not valid HTTP/1.1; the connection is closed
                  *     - `market_not_resolved` (400): the market has no result yet, so there is nothing to claim
                  *     - `payment_required` (402): pay with x402: the PAYMENT-REQUIRED header holds the requirements; `details.reason` says why a payment sent was refused
                  *     - `unauthorized` (401): the bearer token is missing, malformed, expired or not ours
@@ -914,10 +915,12 @@ export interface components {
                  *     - `house_agent_refused` (409): the registry or the vault refused the operator's transaction; `details.reason` names the error
                  *     - `payment_in_progress` (409): a request with this payment is still running; retry it for the result, which it buys once
                  *     - `idempotency_key_in_progress` (409): a request with this Idempotency-Key is still running
+                 *     - `request_timeout` (408): the request's headers did not arrive in time; the connection is closed
                  *     - `payload_too_large` (413): the body is larger than the API accepts
                  *     - `unsupported_media_type` (415): the body is not sent as application/json
                  *     - `idempotency_key_reused` (422): this Idempotency-Key was used with a different request
                  *     - `rate_limited` (429): too many requests of this kind; see Retry-After
+                 *     - `headers_too_large` (431): the request's headers are larger than the server takes (16 KiB)
                  *     - `internal_error` (500): a bug: the request failed in an unexpected way
                  *     - `wallet_provisioning_failed` (500): the wallet address could not be computed; try again
                  *     - `chain_unavailable` (503): this API instance has no chain access, or the chain node does not answer
@@ -931,7 +934,7 @@ export interface components {
                  * @example invalid_parameter
                  * @enum {string}
                  */
-                code: "invalid_parameter" | "invalid_body" | "market_not_resolved" | "payment_required" | "unauthorized" | "forbidden" | "not_author" | "not_agent_manager" | "not_staker" | "journal_closed" | "not_found" | "route_not_found" | "wallet_not_found" | "no_position" | "agent_not_found" | "bond_not_found" | "faucet_unavailable" | "research_unavailable" | "not_acceptable" | "slug_taken" | "already_active" | "activation_refused" | "already_settled" | "settlement_refused" | "market_not_active" | "agent_exists" | "agent_not_registered" | "agent_inactive" | "bond_locked" | "bond_closed" | "too_many_positions" | "rejected" | "stance_not_held" | "agent_not_house" | "operator_underfunded" | "house_agent_refused" | "payment_in_progress" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "wallet_provisioning_failed" | "chain_unavailable" | "bundler_unavailable" | "research_failed" | "facilitator_unavailable" | "database_unavailable" | "rate_limits_unavailable" | "stream_unavailable" | "too_many_clients";
+                code: "invalid_parameter" | "invalid_body" | "malformed_request" | "market_not_resolved" | "payment_required" | "unauthorized" | "forbidden" | "not_author" | "not_agent_manager" | "not_staker" | "journal_closed" | "not_found" | "route_not_found" | "wallet_not_found" | "no_position" | "agent_not_found" | "bond_not_found" | "faucet_unavailable" | "research_unavailable" | "not_acceptable" | "slug_taken" | "already_active" | "activation_refused" | "already_settled" | "settlement_refused" | "market_not_active" | "agent_exists" | "agent_not_registered" | "agent_inactive" | "bond_locked" | "bond_closed" | "too_many_positions" | "rejected" | "stance_not_held" | "agent_not_house" | "operator_underfunded" | "house_agent_refused" | "payment_in_progress" | "idempotency_key_in_progress" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "wallet_provisioning_failed" | "chain_unavailable" | "bundler_unavailable" | "research_failed" | "facilitator_unavailable" | "database_unavailable" | "rate_limits_unavailable" | "stream_unavailable" | "too_many_clients";
                 /** @example limit: Too big: expected number to be <=100 */
                 message: string;
                 details?: unknown;

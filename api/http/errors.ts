@@ -9,6 +9,7 @@ import type { Context } from "hono";
 export const ERROR_CATALOGUE = {
   invalid_parameter: { status: 400, meaning: "a path, query, header or body field is invalid; `details.parameter`" },
   invalid_body: { status: 400, meaning: "the body is not valid JSON" },
+  malformed_request: { status: 400, meaning: "the request is not valid HTTP/1.1; the connection is closed" },
   market_not_resolved: { status: 400, meaning: "the market has no result yet, so there is nothing to claim" },
   payment_required: {
     status: 402,
@@ -73,10 +74,12 @@ export const ERROR_CATALOGUE = {
     meaning: "a request with this payment is still running; retry it for the result, which it buys once",
   },
   idempotency_key_in_progress: { status: 409, meaning: "a request with this Idempotency-Key is still running" },
+  request_timeout: { status: 408, meaning: "the request's headers did not arrive in time; the connection is closed" },
   payload_too_large: { status: 413, meaning: "the body is larger than the API accepts" },
   unsupported_media_type: { status: 415, meaning: "the body is not sent as application/json" },
   idempotency_key_reused: { status: 422, meaning: "this Idempotency-Key was used with a different request" },
   rate_limited: { status: 429, meaning: "too many requests of this kind; see Retry-After" },
+  headers_too_large: { status: 431, meaning: "the request's headers are larger than the server takes (16 KiB)" },
   internal_error: { status: 500, meaning: "a bug: the request failed in an unexpected way" },
   wallet_provisioning_failed: { status: 500, meaning: "the wallet address could not be computed; try again" },
   chain_unavailable: {

@@ -161,6 +161,7 @@ export const streamRoutes = new OpenAPIHono<AppEnv & { Bindings: HttpBindings }>
       // Proxies such as nginx would otherwise hold events back in their buffers.
       "x-accel-buffering": "no",
       "access-control-allow-origin": "*",
+      "x-content-type-options": "nosniff",
       "x-request-id": c.var.requestId,
     },
   });

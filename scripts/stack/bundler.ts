@@ -1,4 +1,6 @@
-// Alto, the ERC-4337 bundler, in front of the local chain and EntryPoint v0.7.
+// Alto, the ERC-4337 bundler, in front of the local chain and EntryPoint v0.7. Its keys go in its
+// environment (Alto reads every option from ALTO_<OPTION> through yargs), never on its command
+// line, which any user of the host sees with `ps`; a process's environment only its owner reads.
 import { join } from "node:path";
 import { entryPoint07Address } from "viem/account-abstraction";
 import { type Child, rpcAnswers, startNodeChild, waitUntil } from "./processes";
@@ -20,10 +22,6 @@ export async function startBundler(options: {
     [
       "--entrypoints",
       entryPoint07Address,
-      "--executor-private-keys",
-      options.executorKey,
-      "--utility-private-key",
-      options.utilityKey,
       "--rpc-url",
       options.rpcUrl,
       "--port",
@@ -41,7 +39,10 @@ export async function startBundler(options: {
       "--mempool-max-parallel-ops",
       "100",
     ],
-    { logFile: options.logFile },
+    {
+      logFile: options.logFile,
+      env: { ALTO_EXECUTOR_PRIVATE_KEYS: options.executorKey, ALTO_UTILITY_PRIVATE_KEY: options.utilityKey },
+    },
   );
   options.onSpawn?.(child);
   const bundlerUrl = `http://127.0.0.1:${options.port}/rpc`;
