@@ -48,7 +48,13 @@ function descendants(pid: number): { pid: number; exe: string; command: string; 
 }
 
 type Ports = Record<
-  "PORT" | "CHAIN_PORT" | "PAYMENT_CHAIN_PORT" | "BUNDLER_PORT" | "INDEXER_PORT" | "EMBEDDED_DATABASE_PORT",
+  | "PORT"
+  | "CHAIN_PORT"
+  | "PAYMENT_CHAIN_PORT"
+  | "BUNDLER_PORT"
+  | "INDEXER_PORT"
+  | "EMBEDDED_DATABASE_PORT"
+  | "AGENTS_METRICS_PORT",
   number
 >;
 type NpmStart = { process: ChildProcess; output: string; dispose: () => Promise<void> };
@@ -61,6 +67,7 @@ async function freePorts(): Promise<Ports> {
     BUNDLER_PORT: await freePort(),
     INDEXER_PORT: await freePort(),
     EMBEDDED_DATABASE_PORT: await freePort(),
+    AGENTS_METRICS_PORT: await freePort(),
   };
 }
 
@@ -295,6 +302,23 @@ describe("npm start with settings of one's own", () => {
     expect(ponder.env[name]).toBe(settings[name]);
   });
 
+  it("runs the house agents with tokens signed with the given JWT_SECRET, and prints them", async () => {
+    for (const [name, strategy] of [
+      ["House Market Maker", "market-maker"],
+      ["House Momentum", "momentum"],
+      ["House Contrarian", "contrarian"],
+    ])
+      expect(output).toMatch(new RegExp(`agent ${name}\\s+${strategy}  id 0x[0-9a-f]{40}`));
+    expect(descendants(start.pid!).some((p) => p.command.includes("agents/main.ts"))).toBe(true);
+    // Registered through the API that verifies the given secret, issuer and audience.
+    const { body } = await getJson(apiUrl, "/api/agents/house");
+    expect(body.agents.map((agent: { strategy: string }) => agent.strategy).sort()).toEqual([
+      "contrarian",
+      "market-maker",
+      "momentum",
+    ]);
+  });
+
   it("stops every part on Ctrl-C", async () => {
     const parts = descendants(start.pid!).map((p) => p.pid);
     const exited = new Promise((resolve) => start.once("exit", resolve));
@@ -356,5 +380,7 @@ describe("npm start with a JWKS_URL", () => {
     expect((await getJson(apiUrl, "/api/wallet/balance", { authorization: `Bearer ${local}` })).status).toBe(401);
     expect(run.output).toContain("your JWKS_URL");
     expect(run.output).not.toContain(LOCAL_JWT_SECRET);
+    // It cannot mint the house agents' tokens for an identity provider.
+    expect(run.output).toMatch(/house agents\s+off \(JWKS_URL is set/);
   });
 });
