@@ -34,6 +34,10 @@ const runner = await startRunner({
   markets: settings.AGENTS_MARKETS,
   metricsPort: settings.AGENTS_METRICS_PORT,
   logger,
+}).catch((error: unknown) => {
+  logger.fatal({ reason: (error as Error).message }, "the agents did not start");
+  logger.flush();
+  process.exit(1);
 });
 logger.info({ metrics: runner.metricsUrl, api: settings.API_URL }, "agents running");
 

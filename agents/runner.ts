@@ -6,7 +6,7 @@
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 import { type Agent, type AgentProfile, createAgent } from "./agent";
-import { agentApi, describeFailure } from "./api";
+import { ApiCallError, agentApi, describeFailure } from "./api";
 import { agentMetrics, serveMetrics } from "./metrics";
 import { followTrades, type TradeStream } from "./stream";
 import { marketWatch } from "./watch";
@@ -73,12 +73,19 @@ export async function startRunner(options: RunnerOptions) {
     }));
   }
 
-  /** Retries `step` until it succeeds or the runner stops: the API may still be starting. */
+  /**
+   * Retries `step` until it succeeds or the runner stops, while the API is unreachable or
+   * unavailable (it may still be starting); an answer that a retry cannot change (a refused token,
+   * an agent registered as no house agent) fails the start, with the API's reason.
+   */
   async function persist<T>(what: string, step: () => Promise<T>): Promise<T | undefined> {
     for (let attempt = 0; !stopped; attempt++) {
       try {
         return await step();
       } catch (error) {
+        const retryable =
+          !(error instanceof ApiCallError) || error.status === 0 || error.status === 429 || error.status >= 500;
+        if (!retryable) throw new Error(`${what}: ${describeFailure(error)}`, { cause: error });
         logger.warn({ reason: describeFailure(error), attempt }, `${what}; trying again`);
         await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * 2 ** attempt)));
       }
