@@ -4,8 +4,10 @@ pragma solidity ^0.8.28;
 import {AgentFixture} from "./utils/AgentFixture.sol";
 import {console} from "./utils/console.sol";
 import {AgentVault} from "../src/AgentVault.sol";
+import {Market} from "../src/Market.sol";
 
-/// @dev The README's gas rows for agents: a bond, an unbond with 4 open positions, a vault buy.
+/// @dev The README's gas rows for agents: a first bond, a bond buying into 4 open positions, an
+/// unbond with 4 open positions, a vault buy.
 /// `npm test` runs forge with --gas-report, which isolates every call as its own transaction, so a
 /// figure measured here is then the whole transaction's gas, intrinsic cost included; `forge test
 /// -vv --isolate` prints the same figures.
@@ -43,14 +45,23 @@ contract AgentGasTest is AgentFixture {
         assertLe(used, 250_000, "first bond over budget");
     }
 
+    /// Bob buys into the vault: claims checked, every position quoted, then bought at 4 markets.
     function test_gas_bondWithFourOpenPositions() public {
         _fourPositions();
+        uint256[4] memory held;
+        for (uint256 i; i < 4; ++i) held[i] = _held(i);
         vm.prank(BOB);
         uint256 before = gasleft();
         vault.bond(500 * USDC);
         uint256 used = before - gasleft();
+        for (uint256 i; i < 4; ++i) assertTrue(_held(i) > held[i], "bought into every position");
         console.log("bond, vault with 4 open positions", used);
-        assertLe(used, 350_000, "bond over budget");
+        // Measured at 613,843 isolated (508,015 in-process); the budget is about 20% above.
+        assertLe(used, 735_000, "bond over budget");
+    }
+
+    function _held(uint256 i) internal view returns (uint256) {
+        return Market(factory.marketAddress(_slug(i))).balanceOf(address(vault), i % 2);
     }
 
     function test_gas_unbondWithFourOpenPositions() public {

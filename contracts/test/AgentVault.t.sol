@@ -42,24 +42,143 @@ contract AgentVaultTest is AgentFixture {
         assertEq(highWater, 100 * USDC, "high-water starts at the principal");
     }
 
-    function test_bond_laterAtNavPerShare() public {
+    /// A later bond pays its fraction of the cash and buys the same fraction of the position from
+    /// the market, for what the market quoted beforehand; the rest of the amount is refunded.
+    function test_bond_laterBuysIntoTheVault() public {
         _bond(vault, ALICE, 100 * USDC);
-        _vaultBuy(vault, "rain", 0, 40 * USDC);
-        uint256 nav = vault.netAssetValue();
-        assertTrue(nav != 100 * USDC, "the position is marked at the price after the buy");
-        (, uint256 shares) = _bond(vault, BOB, 300 * USDC);
-        assertEq(shares, 300 * USDC * (100 * USDC) / nav, "amount x totalShares / NAV");
-        assertEq(vault.totalShares(), 100 * USDC + shares, "totalShares");
-        (uint256 bobValue,) = vault.bondValue(2);
-        assertLe(bobValue, 300 * USDC, "a new bond is worth no more than it paid");
-        assertApproxEqAbs(bobValue, 300 * USDC, 3, "and no less but for rounding");
+        uint256 tokens = _vaultBuy(vault, "rain", 0, 40 * USDC);
+        uint256 cash = usdc.balanceOf(address(vault));
+        uint256 supply = vault.totalShares();
+        uint256 atMarks = 300 * USDC * supply / vault.netAssetValue();
+        uint256 marketSide = _marketSide(_markets());
+        uint256 snapshot = vm.snapshotState();
+
+        (uint256 bondId, uint256 shares, uint256 paid) = _bondPaying(vault, BOB, 300 * USDC);
+        uint256 part = _mulDivUp(tokens, shares, supply);
+        uint256 cashPart = _mulDivUp(cash, shares, supply);
+        uint256 toMarket = _marketSide(_markets()) - marketSide;
+        assertEq(rain.balanceOf(address(vault), 0), tokens + part, "bought its fraction of the position");
+        assertEq(usdc.balanceOf(address(vault)), cash + cashPart, "paid its fraction of the cash");
+        assertEq(paid, cashPart + toMarket, "paid = cash part + the purchase");
+        assertLe(paid, 300 * USDC, "paid at most the amount");
+        assertTrue(paid > 290 * USDC, "spent nearly all of it");
+        assertLe(shares, atMarks, "no more shares than the marks allow");
+        assertGe(shares, atMarks * 97 / 100, "scaled down only by the purchase's price impact and fee");
+        assertEq(vault.totalShares(), supply + shares, "totalShares");
+        assertEq(usdc.allowance(address(vault), address(rain)), 0, "no allowance left behind");
+        (,,, uint256 principal, uint256 highWater) = vault.bonds(bondId);
+        assertEq(principal, paid, "principal is what was paid");
+        assertEq(highWater, paid, "high-water starts at what was paid");
+
+        // Replayed from the same state: the purchase costs what the market quoted for it, and the
+        // event reports what was paid.
+        vm.revertToState(snapshot);
+        (uint256 quoted,,) = rain.quoteBuyTokens(0, part);
+        assertEq(toMarket, quoted, "the purchase cost its quote");
+        _fund(BOB, 300 * USDC, address(vault));
+        vm.expectEmit(true, true, false, true);
+        emit AgentVault.Bonded(2, BOB, paid, shares, supply + shares);
+        vm.prank(BOB);
+        vault.bond(300 * USDC);
+    }
+
+    /// Every outcome of every trading market grows by the bond's fraction (rounded up), so no
+    /// earlier share holds less cash or fewer tokens than before.
+    function test_bond_buysEveryHeldOutcomeWithoutDiluting() public {
+        _bond(vault, ALICE, 1_000 * USDC);
+        _vaultBuy(vault, "rain", 0, 50 * USDC);
+        _vaultBuy(vault, "rain", 1, 20 * USDC);
+        _vaultBuy(vault, "snow", 2, 30 * USDC);
+        _vaultBuy(vault, "snow", 0, 10 * USDC);
+        Market[] memory markets = _markets();
+        uint256 supply = vault.totalShares();
+        uint256 cash = usdc.balanceOf(address(vault));
+        uint256[5] memory held = [
+            rain.balanceOf(address(vault), 0),
+            rain.balanceOf(address(vault), 1),
+            snow.balanceOf(address(vault), 0),
+            snow.balanceOf(address(vault), 1),
+            snow.balanceOf(address(vault), 2)
+        ];
+        uint256 marketSide = _marketSide(markets);
+
+        (, uint256 shares, uint256 paid) = _bondPaying(vault, BOB, 777 * USDC);
+        uint256 after_ = supply + shares;
+        uint256[5] memory now_ = [
+            rain.balanceOf(address(vault), 0),
+            rain.balanceOf(address(vault), 1),
+            snow.balanceOf(address(vault), 0),
+            snow.balanceOf(address(vault), 1),
+            snow.balanceOf(address(vault), 2)
+        ];
+        for (uint256 i; i < 5; ++i) {
+            assertEq(now_[i], held[i] + _mulDivUp(held[i], shares, supply), "the fraction of each outcome");
+            assertGe(now_[i] * supply, held[i] * after_, "tokens per share not lower");
+        }
+        uint256 cashNow = usdc.balanceOf(address(vault));
+        assertEq(cashNow, cash + _mulDivUp(cash, shares, supply), "the fraction of the cash");
+        assertGe(cashNow * supply, cash * after_, "cash per share not lower");
+        assertLe(paid, 777 * USDC, "paid at most the amount");
+        assertEq(paid, cashNow - cash + _marketSide(markets) - marketSide, "paid = cash part + purchases");
+        assertEq(vault.openMarkets().length, 2, "no position opened or closed");
+    }
+
+    /// A market that no longer trades is paid for in cash at its frozen mark: nobody can move it.
+    function test_bond_paysClosedMarketAtItsMarkInCash() public {
+        _bond(vault, ALICE, 100 * USDC);
+        uint256 tokens = _vaultBuy(vault, "snow", 1, 30 * USDC);
+        vm.prank(HOUSE);
+        snow.close();
+        uint256 cash = usdc.balanceOf(address(vault));
+        uint256 mark = vault.positionValue(address(snow));
+        assertTrue(mark != 0 && mark < tokens, "marked below 1 per token");
+        uint256 marketSide = _marketSide(_markets());
+
+        (, uint256 shares, uint256 paid) = _bondPaying(vault, BOB, 100 * USDC);
+        assertEq(shares, 100 * USDC * (100 * USDC) / (cash + mark), "amount x supply / (cash + mark)");
+        assertEq(paid, _mulDivUp(cash + mark, shares, 100 * USDC), "its fraction of cash + mark, in cash");
+        assertEq(usdc.balanceOf(address(vault)), cash + paid, "all of it stays in the vault");
+        assertEq(_marketSide(_markets()), marketSide, "nothing bought from a closed market");
+        assertEq(snow.balanceOf(address(vault), 1), tokens, "no tokens bought");
+        assertEq(usdc.balanceOf(BOB), 100 * USDC - paid, "the rest refunded");
+    }
+
+    function test_bond_claimsSettledMarketsFirst() public {
+        _bond(vault, ALICE, 100 * USDC);
+        uint256 tokens = _vaultBuy(vault, "rain", 0, 40 * USDC);
+        vm.startPrank(HOUSE);
+        rain.close();
+        rain.resolve(0);
+        vm.stopPrank();
+        (, uint256 shares, uint256 paid) = _bondPaying(vault, BOB, 100 * USDC);
+        assertEq(vault.openMarkets().length, 0, "claimed and closed");
+        assertEq(rain.balanceOf(address(vault), 0), 0, "winning tokens redeemed");
+        uint256 cash = 60 * USDC + tokens;
+        assertEq(shares, 100 * USDC * (100 * USDC) / cash, "priced on the cash after the claim");
+        assertEq(paid, _mulDivUp(cash, shares, 100 * USDC), "its fraction of that cash");
+        assertEq(usdc.balanceOf(address(vault)), cash + paid, "vault cash");
     }
 
     function test_bond_afterProfitGetsFewerShares() public {
         _bond(vault, ALICE, 100 * USDC);
         usdc.mint(address(vault), 100 * USDC);
-        (, uint256 shares) = _bond(vault, BOB, 100 * USDC);
+        (, uint256 shares, uint256 paid) = _bondPaying(vault, BOB, 100 * USDC);
         assertEq(shares, 50 * USDC, "NAV per share doubled");
+        assertEq(paid, 100 * USDC, "nothing to refund");
+    }
+
+    /// With cash only, the shares are floored and the cash part rounded up: the few units the
+    /// shares cannot buy are refunded.
+    function test_bond_refundsWhatTheSharesDoNotCost() public {
+        _bond(vault, ALICE, 100 * USDC);
+        usdc.mint(address(vault), 200 * USDC + 1); // 300.000001 USDC for 100e6 shares
+        uint256 cash = 300 * USDC + 1;
+        (, uint256 shares, uint256 paid) = _bondPaying(vault, BOB, 3 * USDC);
+        assertEq(shares, 3 * USDC * (100 * USDC) / cash, "floored");
+        assertEq(paid, _mulDivUp(cash, shares, 100 * USDC), "its fraction, rounded up");
+        assertEq(paid, 3 * USDC - 2, "two units the shares do not cost");
+        assertEq(usdc.balanceOf(BOB), 3 * USDC - paid, "refunded exactly amount - paid");
+        assertEq(usdc.balanceOf(address(vault)), cash + paid, "the vault keeps what was paid");
     }
 
     function test_bond_refusesInactiveAgent() public {
@@ -102,6 +221,12 @@ contract AgentVaultTest is AgentFixture {
         vm.prank(ALICE);
         vm.expectRevert();
         vault.bond(10 * USDC);
+    }
+
+    function _markets() internal view returns (Market[] memory markets) {
+        markets = new Market[](2);
+        markets[0] = rain;
+        markets[1] = snow;
     }
 
     // ------------------------------------------------------------ trading

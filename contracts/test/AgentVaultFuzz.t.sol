@@ -11,6 +11,7 @@ contract AgentVaultFuzzTest is AgentFixture {
     address internal constant AGENT = address(0xA6E7);
     address internal constant ALICE = address(0xA1);
     address internal constant BOB = address(0xB0B);
+    address internal constant OUTSIDER = address(0x0575);
     uint256 internal constant LOCKUP = 1 days;
     Market internal rain;
 
@@ -23,34 +24,116 @@ contract AgentVaultFuzzTest is AgentFixture {
         return _register(AGENT, bound(feeBps, 0, 2000), LOCKUP);
     }
 
-    /// A later bond gets amount x totalShares / NAV shares: never worth more than it paid, and
-    /// never taking value from the bonds already there.
-    function testFuzz_bondMintsAtNavPerShare(uint256 first, uint256 profit, uint256 spend, uint256 second) public {
+    /// A first bond mints one share per unit and keeps the whole amount.
+    function testFuzz_firstBondMintsTheAmount(uint256 amount) public {
+        AgentVault vault = _vault(0);
+        amount = bound(amount, USDC, 1e12 * USDC);
+        (, uint256 shares, uint256 paid) = _bondPaying(vault, ALICE, amount);
+        assertEq(shares, amount, "shares = amount");
+        assertEq(paid, amount, "nothing refunded");
+        assertEq(vault.totalShares(), amount, "totalShares");
+    }
+
+    /// @dev The vault before a bond.
+    struct Pre {
+        uint256 supply;
+        uint256 cash;
+        uint256[2] held;
+        uint256 atMarks;
+        uint256 marketSide;
+        uint256 aliceValue;
+    }
+
+    /// A later bond, after the agent's buy and an outsider's push of the price either way: pays at
+    /// most the amount and is refunded exactly the rest; pays its fraction of the cash and buys the
+    /// same fraction of the position (both rounded up), so no earlier share holds less cash or fewer
+    /// tokens, and the earlier bond's value does not fall.
+    function testFuzz_bondBuysIntoTheVault(
+        uint256 first,
+        uint256 profit,
+        uint256 spend,
+        uint256 outcome,
+        uint256 push,
+        uint256 second
+    ) public {
         AgentVault vault = _vault(0);
         first = bound(first, USDC, 1e6 * USDC);
         _bond(vault, ALICE, first);
         usdc.mint(address(vault), bound(profit, 0, 1e6 * USDC));
         spend = bound(spend, 0, first > 20_000 * USDC ? 20_000 * USDC : first);
-        if (spend >= USDC) _vaultBuy(vault, "rain", 0, spend);
+        outcome = bound(outcome, 0, 1);
+        if (spend >= USDC) _vaultBuy(vault, "rain", outcome, spend);
+        push = bound(push, 0, 20_000 * USDC);
+        if (push >= USDC) {
+            _fund(OUTSIDER, push, address(rain));
+            vm.prank(OUTSIDER);
+            rain.buy(uint256(keccak256(abi.encode(push))) % 2, push, 0);
+        }
 
         second = bound(second, USDC, 1e6 * USDC);
-        uint256 nav = vault.netAssetValue();
-        uint256 supply = vault.totalShares();
-        (uint256 aliceBefore,) = vault.bondValue(1);
-        uint256 expected = second * supply / nav;
+        Pre memory pre;
+        pre.supply = vault.totalShares();
+        pre.cash = usdc.balanceOf(address(vault));
+        pre.held = [rain.balanceOf(address(vault), 0), rain.balanceOf(address(vault), 1)];
+        pre.atMarks = second * pre.supply / vault.netAssetValue();
+        pre.marketSide = _marketSide(_rain());
+        (pre.aliceValue,) = vault.bondValue(1);
         _fund(BOB, second, address(vault));
         vm.prank(BOB);
-        if (expected == 0) vm.expectRevert(AgentVault.BondTooSmall.selector);
-        (uint256 bondId, uint256 shares) = vault.bond(second);
-        if (expected == 0) return;
+        try vault.bond(second) returns (uint256 bondId, uint256 shares) {
+            _checkBond(vault, pre, second, bondId, shares);
+        } catch (bytes memory reason) {
+            _checkRefusal(reason, pre);
+        }
+    }
 
-        assertEq(shares, expected, "shares at NAV per share");
-        assertEq(vault.totalShares(), supply + shares, "totalShares");
-        assertEq(vault.netAssetValue(), nav + second, "NAV grows by the amount");
-        (uint256 bobValue,) = vault.bondValue(bondId);
+    /// A bond may be refused only when too small to buy a single share, or when the purchase its
+    /// amount is sized for at the marks is more than the market sells in one trade (40 b).
+    function _checkRefusal(bytes memory reason, Pre memory pre) internal view {
+        if (bytes4(reason) == AgentVault.BondTooSmall.selector) {
+            assertLe(pre.atMarks, 10, "refused a bond worth several shares");
+            return;
+        }
+        assertTrue(bytes4(reason) == Market.TradeTooLarge.selector, "bond reverted");
+        bool tooLarge;
+        for (uint256 i; i < 2; ++i) {
+            uint256 part = _mulDivUp(pre.held[i], pre.atMarks, pre.supply);
+            if (part == 0) continue;
+            try rain.quoteBuyTokens(i, part) {}
+            catch {
+                tooLarge = true;
+            }
+        }
+        assertTrue(tooLarge, "TradeTooLarge but the market would sell the part");
+    }
+
+    function _checkBond(AgentVault vault, Pre memory pre, uint256 amount, uint256 bondId, uint256 shares)
+        internal
+        view
+    {
+        uint256 paid = amount - usdc.balanceOf(BOB);
+        assertLe(paid, amount, "paid at most the amount");
+        (,,, uint256 principal,) = vault.bonds(bondId);
+        assertEq(principal, paid, "principal = paid");
+        assertLe(shares, pre.atMarks, "no more shares than the marks allow");
+        uint256 total = pre.supply + shares;
+        assertEq(vault.totalShares(), total, "totalShares");
+        uint256 cash = usdc.balanceOf(address(vault));
+        assertEq(cash, pre.cash + _mulDivUp(pre.cash, shares, pre.supply), "its fraction of the cash");
+        assertEq(paid, cash - pre.cash + _marketSide(_rain()) - pre.marketSide, "paid = cash part + purchases");
+        assertGe(cash * pre.supply, pre.cash * total, "cash per share not lower");
+        for (uint256 i; i < 2; ++i) {
+            uint256 tokens = rain.balanceOf(address(vault), i);
+            assertEq(tokens, pre.held[i] + _mulDivUp(pre.held[i], shares, pre.supply), "its fraction of the tokens");
+            assertGe(tokens * pre.supply, pre.held[i] * total, "tokens per share not lower");
+        }
         (uint256 aliceAfter,) = vault.bondValue(1);
-        assertLe(bobValue, second, "a new bond is worth at most what it paid");
-        assertGe(aliceAfter, aliceBefore, "an earlier bond is not diluted");
+        assertGe(aliceAfter + 2, pre.aliceValue, "an earlier bond is not diluted");
+    }
+
+    function _rain() internal view returns (Market[] memory markets) {
+        markets = new Market[](1);
+        markets[0] = rain;
     }
 
     /// With cash only, an unbond pays exactly its fraction, less the fee on the part above the

@@ -62,12 +62,20 @@ contract AgentVaultInvariantTest is AgentFixture {
         assertEq(handler.payMismatches(), 0, "an unbond paid other than its fraction");
         assertEq(handler.quoteMismatches(), 0, "an unbond paid other than its quote");
         assertEq(handler.inKindMismatches(), 0, "an unbond gave other tokens in kind");
-        assertEq(handler.shareMismatches(), 0, "a bond minted other than amount x supply / NAV");
+    }
+
+    /// Every bond paid at most its amount and was refunded exactly the rest (a first bond: shares =
+    /// amount), paid its fraction of the cash and closed marks and bought its fraction of every
+    /// trading position; no share held before it held less cash, fewer tokens or less fixed value after.
+    function invariant_bondsBuyInWithoutDiluting() public view {
+        assertEq(handler.bondMismatches(), 0, "a bond paid or bought other than its fraction");
+        assertEq(handler.dilutions(), 0, "a bond diluted the earlier shares");
     }
 
     /// The vault's USDC went only to markets, to stakers and to the manager as fees: its balance is
-    /// what stakers put in, less what they and the manager got, plus its net flow from markets
-    /// (measured on the markets' side); the stakers and the manager hold exactly that.
+    /// what bonds paid (their amounts less the refunds), less what stakers and the manager got, plus
+    /// its net flow from markets (measured on the markets' side: the agent's trades and claims, the
+    /// bonds' purchases, the unbonds' sales); the stakers and the manager hold exactly that.
     function invariant_usdcMovesOnlyToMarketsStakersAndFees() public view {
         int256 expected =
             int256(handler.bondedIn()) - int256(handler.paidOut()) - int256(handler.feesOut()) + handler.fromMarkets();

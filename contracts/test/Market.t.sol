@@ -139,6 +139,73 @@ contract MarketTest is Fixture {
         market.buy(0, 1 * USDC, 0);
     }
 
+    // ------------------------------------------------------------ buyTokens
+
+    function test_buyTokens_mintsExactAmountForTheQuote() public {
+        uint256 amount = 150 * USDC;
+        (uint256 quoted, uint256 quotedFee, uint256[] memory pricesAfter) = market.quoteBuyTokens(0, amount);
+        uint256 marketBefore = usdc.balanceOf(address(market));
+        vm.prank(ALICE);
+        uint256 paid = market.buyTokens(0, amount, quoted);
+        assertEq(paid, quoted, "paid as quoted");
+        assertEq(market.balanceOf(ALICE, 0), amount, "exactly the tokens asked for");
+        assertEq(market.quantities()[0], amount, "q grows by the amount");
+        assertEq(usdc.balanceOf(ALICE), 10_000 * USDC - paid, "taken from the buyer");
+        assertEq(usdc.balanceOf(TREASURY), quotedFee, "fee to treasury");
+        assertEq(usdc.balanceOf(address(market)), marketBefore + paid - quotedFee, "net spend to market");
+        // The fee is the same share of what is paid as a buy's fee (1%), rounded up.
+        assertApproxEqAbs(quotedFee, paid / 100, 1, "1% of the payment");
+        uint256[] memory p = market.prices();
+        assertEq(p[0], pricesAfter[0], "prices as quoted");
+        // 150 tokens at prices rising from 0.5: between 0.5 and 0.54 USDC each, plus the fee.
+        assertTrue(paid > 75 * USDC && paid < 82 * USDC, "cost in range");
+    }
+
+    function test_buyTokens_costsWhatABuyOfTheSameTokensCosts() public {
+        vm.prank(BOB);
+        uint256 tokens = market.buy(1, 100 * USDC, 0);
+        vm.prank(BOB);
+        market.sell(1, tokens, 0);
+        (uint256 quoted,,) = market.quoteBuyTokens(1, tokens);
+        // A buy shades its tokens down by one part in 1e8 and holds back a few units; buyTokens
+        // charges the exact cost: never more than the buy, and within that shading of it.
+        assertLe(quoted, 100 * USDC, "no dearer than buy");
+        assertApproxEqAbs(quoted, 100 * USDC, 10, "as dear as buy but for rounding");
+    }
+
+    function test_buyTokens_revertsWithSlippageOverMax() public {
+        (uint256 quoted,,) = market.quoteBuyTokens(1, 40 * USDC);
+        vm.prank(ALICE);
+        vm.expectRevert(abi.encodeWithSelector(Market.Slippage.selector, quoted, quoted - 1));
+        market.buyTokens(1, 40 * USDC, quoted - 1);
+        vm.prank(ALICE);
+        assertEq(market.buyTokens(1, 40 * USDC, quoted), quoted, "at the limit");
+    }
+
+    function test_buyTokens_revertsOnBadInput() public {
+        vm.startPrank(ALICE);
+        vm.expectRevert(Market.InvalidOutcome.selector);
+        market.buyTokens(2, 1 * USDC, type(uint256).max);
+        vm.expectRevert(Market.ZeroAmount.selector);
+        market.buyTokens(0, 0, type(uint256).max);
+        vm.expectRevert(Market.TradeTooLarge.selector);
+        market.buyTokens(0, 50_000 * USDC, type(uint256).max);
+        vm.stopPrank();
+        vm.expectRevert(Market.InvalidOutcome.selector);
+        market.quoteBuyTokens(2, 1);
+        address poor = address(0xD00D);
+        vm.prank(poor);
+        vm.expectRevert();
+        market.buyTokens(0, 1 * USDC, type(uint256).max);
+    }
+
+    function test_buyTokens_revertsOnceTradingStops() public {
+        vm.warp(block.timestamp + 7 days);
+        vm.prank(ALICE);
+        vm.expectRevert(Market.TradingClosed.selector);
+        market.buyTokens(0, 1 * USDC, type(uint256).max);
+    }
+
     // ------------------------------------------------------------ sell
 
     function test_sell_paysQuoteAndBurns() public {

@@ -61,4 +61,38 @@ contract MarketFuzzTest is Fixture {
         for (uint256 i; i < q.length; ++i) if (q[i] > top) top = q[i];
         assertGe(usdc.balanceOf(address(market)), top, "covers the largest payout");
     }
+    /// buyTokens mints exactly the tokens asked for at the quoted cost, the fee goes to the
+    /// treasury, the market stays solvent, and selling them back never returns more than was paid.
+    function testFuzz_buyTokensAsQuotedSolventAndNoRoundTripProfit(
+        uint256 n,
+        uint256 b,
+        uint256 feeBps,
+        uint256 outcome,
+        uint256 spend,
+        uint256 amount
+    ) public {
+        Market market = _randomMarket(n, b, feeBps);
+        outcome = bound(outcome, 0, market.outcomeCount() - 1);
+        // Move the price first, so that the purchase does not always start from uniform prices.
+        spend = bound(spend, 0, 10 * uint256(market.b()));
+        vm.startPrank(TRADER);
+        if (spend >= 10) market.buy((outcome + 1) % market.outcomeCount(), spend, 0);
+        amount = bound(amount, 1, 5 * uint256(market.b()));
+        (uint256 quoted, uint256 fee,) = market.quoteBuyTokens(outcome, amount);
+        uint256 treasuryBefore = usdc.balanceOf(TREASURY);
+        uint256 traderBefore = usdc.balanceOf(TRADER);
+        uint256 held = market.balanceOf(TRADER, outcome);
+        uint256 paid = market.buyTokens(outcome, amount, quoted);
+        assertEq(paid, quoted, "paid as quoted");
+        assertEq(market.balanceOf(TRADER, outcome), held + amount, "exactly the tokens asked for");
+        assertEq(usdc.balanceOf(TRADER), traderBefore - paid, "taken from the buyer");
+        assertEq(usdc.balanceOf(TREASURY), treasuryBefore + fee, "fee to treasury");
+        uint256[] memory q = market.quantities();
+        uint256 top;
+        for (uint256 i; i < q.length; ++i) if (q[i] > top) top = q[i];
+        assertGe(usdc.balanceOf(address(market)), top, "covers the largest payout");
+        uint256 back = market.sell(outcome, amount, 0);
+        vm.stopPrank();
+        assertLe(back, paid, "round trip profit");
+    }
 }

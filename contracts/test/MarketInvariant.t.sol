@@ -18,6 +18,7 @@ contract MarketHandler is Test {
     uint256 public claimMismatches;
     uint256 public doubleClaimsPaid;
     uint256 public refusedQuotes;
+    uint256 public buyTokensMismatches;
 
     constructor(Market market_, TestUSDC usdc_, address house_, address[] memory actors_) {
         market = market_;
@@ -47,6 +48,19 @@ contract MarketHandler is Test {
             }
             refusedQuotes++;
         }
+    }
+
+    /// @dev Buys an exact token amount; the quote it is checked against is read just before.
+    function buyTokens(uint256 actorSeed, uint256 outcome, uint256 amount) external {
+        if (!market.isTrading()) return;
+        address actor = actors[actorSeed % actors.length];
+        outcome = bound(outcome, 0, market.outcomeCount() - 1);
+        amount = bound(amount, 1, 10 * uint256(market.b()));
+        (uint256 quoted,,) = market.quoteBuyTokens(outcome, amount);
+        uint256 held = market.balanceOf(actor, outcome);
+        vm.prank(actor);
+        uint256 paid = market.buyTokens(outcome, amount, quoted);
+        if (paid != quoted || market.balanceOf(actor, outcome) != held + amount) buyTokensMismatches++;
     }
 
     function sell(uint256 actorSeed, uint256 outcome, uint256 fraction) external {
@@ -162,6 +176,10 @@ contract MarketInvariantTest is Fixture {
             for (uint256 a; a < handler.actorCount(); ++a) supply += market.balanceOf(handler.actors(a), i);
             assertEq(q[i], supply, "q differs from supply");
         }
+    }
+
+    function invariant_buyTokensMintsTheAmountForTheQuote() public view {
+        assertEq(handler.buyTokensMismatches(), 0, "buyTokens paid or minted other than quoted");
     }
 
     function invariant_claimsPayExactlyOnce() public view {

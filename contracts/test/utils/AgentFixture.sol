@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {Fixture} from "./Fixture.sol";
 import {AgentRegistry} from "../../src/AgentRegistry.sol";
 import {AgentVault} from "../../src/AgentVault.sol";
+import {Market} from "../../src/Market.sol";
 
 /// @dev The market fixture plus an agent registry whose operator is OPERATOR, and helpers to
 /// register agents, bond, trade from a vault and read an unbond quote.
@@ -26,6 +27,28 @@ abstract contract AgentFixture is Fixture {
         _fund(staker, amount, address(vault));
         vm.prank(staker);
         return vault.bond(amount);
+    }
+
+    /// @dev Bonds `amount` and returns what the bond paid: the staker is refunded the rest.
+    function _bondPaying(AgentVault vault, address staker, uint256 amount)
+        internal
+        returns (uint256 bondId, uint256 shares, uint256 paid)
+    {
+        _fund(staker, amount, address(vault));
+        uint256 before = usdc.balanceOf(staker);
+        vm.prank(staker);
+        (bondId, shares) = vault.bond(amount);
+        paid = before - usdc.balanceOf(staker);
+    }
+
+    function _mulDivUp(uint256 x, uint256 y, uint256 d) internal pure returns (uint256) {
+        return (x * y + d - 1) / d;
+    }
+
+    /// @dev USDC held by the markets and the treasury their fees go to.
+    function _marketSide(Market[] memory markets) internal view returns (uint256 total) {
+        total = usdc.balanceOf(TREASURY);
+        for (uint256 m; m < markets.length; ++m) total += usdc.balanceOf(address(markets[m]));
     }
 
     function _id(string memory slug) internal pure returns (bytes32) {

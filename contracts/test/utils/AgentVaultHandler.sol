@@ -33,6 +33,21 @@ contract AgentVaultHandler is Test {
         uint256 manager;
     }
 
+    /// @dev The vault a bond is checked against, read just before it; per market `tokens` holds the
+    /// vault's balance of each outcome; `cash` counts the claims the bond will make first, `marks`
+    /// values every unsettled position at its prices, `closedValue` those that no longer trade.
+    struct BondBefore {
+        uint256 supply;
+        uint256 claims;
+        uint256 cash;
+        uint256 closedValue;
+        uint256 marks;
+        uint256 marketSide;
+        uint256 staker;
+        uint256[][] tokens;
+        bool[] trading;
+    }
+
     AgentRegistry public immutable registry;
     AgentVault public immutable vault;
     TestUSDC public immutable usdc;
@@ -45,7 +60,8 @@ contract AgentVaultHandler is Test {
     address[] public actors;
     uint256[] public bondIds;
 
-    /// @dev USDC into the vault from stakers, out to stakers and the manager, and net from markets.
+    /// @dev USDC into the vault from stakers (what bonds paid: their amounts less the refunds), out
+    /// to stakers and the manager, and net from markets (a bond's purchases included).
     uint256 public bondedIn;
     uint256 public paidOut;
     uint256 public feesOut;
@@ -55,7 +71,9 @@ contract AgentVaultHandler is Test {
     uint256 public payMismatches;
     uint256 public quoteMismatches;
     uint256 public inKindMismatches;
-    uint256 public shareMismatches;
+    uint256 public bondMismatches;
+    uint256 public dilutions;
+    uint256 public tooLargeRefusals;
 
     constructor(Setup memory s) {
         registry = s.registry;
@@ -77,24 +95,26 @@ contract AgentVaultHandler is Test {
 
     // ------------------------------------------------------------ stakers
 
+    /// @dev A bond is checked against the vault just before it: it pays at most the amount and the
+    /// staker is refunded exactly the rest; a first bond mints shares = amount; a later one pays its
+    /// fraction of the cash (and of closed markets at their marks) and buys the same fraction of every
+    /// trading position, so no share held before holds less cash or fewer tokens after.
     function bond(uint256 actorSeed, uint256 amount) external {
         if (!registry.isActive(address(vault))) return;
         address actor = actors[actorSeed % actors.length];
         amount = bound(amount, 1e6, 10_000e6);
-        uint256 supply = vault.totalShares();
-        uint256 expected = amount;
-        if (supply != 0) {
-            uint256 nav = vault.netAssetValue();
-            if (nav == 0) return;
-            expected = amount * supply / nav;
-            if (expected == 0) return;
-        }
+        BondBefore memory before = _beforeBond(actor);
         vm.prank(actor);
-        (uint256 bondId, uint256 shares) = vault.bond(amount);
-        if (shares != expected) shareMismatches++;
-        bondIds.push(bondId);
-        bondedIn += amount;
-        actorFunding[actor] -= amount;
+        try vault.bond(amount) returns (uint256 bondId, uint256 shares) {
+            uint256 paid = before.staker - usdc.balanceOf(actor);
+            _checkBond(before, amount, bondId, shares, paid);
+            bondIds.push(bondId);
+            bondedIn += paid;
+            fromMarkets += int256(before.marketSide) - int256(_marketSide());
+            actorFunding[actor] -= paid;
+        } catch (bytes memory reason) {
+            _checkBondRefusal(reason, before, amount);
+        }
     }
 
     /// @dev Waits out the lockup if needed, then unbonds for real: a revert fails the run.
@@ -241,7 +261,7 @@ contract AgentVaultHandler is Test {
     function _pickBond(uint256 seed) private view returns (uint256 bondId, address staker, uint256 held) {
         uint256 n = bondIds.length;
         for (uint256 i; i < n; ++i) {
-            bondId = bondIds[(seed + i) % n];
+            bondId = bondIds[(seed % n + i) % n];
             (staker,, held,,) = vault.bonds(bondId);
             if (held != 0) return (bondId, staker, held);
         }
@@ -261,6 +281,94 @@ contract AgentVaultHandler is Test {
             for (uint256 i; i < market.outcomeCount(); ++i) tokens += market.balanceOf(address(vault), i);
             total += tokens / market.outcomeCount();
         }
+    }
+
+    function _beforeBond(address actor) private view returns (BondBefore memory before) {
+        before.supply = vault.totalShares();
+        before.claims = _claimable();
+        before.cash = usdc.balanceOf(address(vault)) + before.claims;
+        before.marketSide = _marketSide();
+        before.staker = usdc.balanceOf(actor);
+        before.tokens = new uint256[][](markets.length);
+        before.trading = new bool[](markets.length);
+        before.marks = before.cash;
+        for (uint256 m; m < markets.length; ++m) {
+            Market market = markets[m];
+            uint256 n = market.outcomeCount();
+            before.tokens[m] = new uint256[](n);
+            for (uint256 i; i < n; ++i) before.tokens[m][i] = market.balanceOf(address(vault), i);
+            if (!vault.isOpen(address(market)) || _settled(market)) continue;
+            uint256 value = vault.positionValue(address(market));
+            before.marks += value;
+            before.trading[m] = market.isTrading();
+            if (!before.trading[m]) before.closedValue += value;
+        }
+    }
+
+    function _checkBond(BondBefore memory before, uint256 amount, uint256 bondId, uint256 shares, uint256 paid)
+        private
+    {
+        (,,, uint256 principal,) = vault.bonds(bondId);
+        if (paid > amount || principal != paid || vault.totalShares() != before.supply + shares) bondMismatches++;
+        if (before.supply == 0) {
+            if (shares != amount || paid != amount) bondMismatches++;
+            return;
+        }
+        uint256 supply = before.supply;
+        uint256 total = supply + shares;
+        uint256 cash = usdc.balanceOf(address(vault));
+        // Its fraction of the cash and of the closed markets' marks, rounded up, stays in the vault;
+        // the rest of what it paid bought tokens from the markets.
+        uint256 fixedValue = before.cash + before.closedValue;
+        if (cash != before.cash + _mulDivUp(fixedValue, shares, supply)) bondMismatches++;
+        if (paid != cash - before.cash + _marketSide() + before.claims - before.marketSide) bondMismatches++;
+        if (cash * supply < before.cash * total) dilutions++;
+        if ((cash + before.closedValue) * supply < fixedValue * total) dilutions++;
+        for (uint256 m; m < markets.length; ++m) {
+            if (!before.trading[m]) continue;
+            for (uint256 i; i < before.tokens[m].length; ++i) {
+                uint256 held = before.tokens[m][i];
+                uint256 tokens = markets[m].balanceOf(address(vault), i);
+                if (tokens != held + _mulDivUp(held, shares, supply)) bondMismatches++;
+                if (tokens * supply < held * total) dilutions++;
+            }
+        }
+    }
+
+    /// @dev A bond may be refused only when the vault holds nothing of value, when the amount is
+    /// too small to buy a single share, or when the purchase the amount is sized for at the marks is
+    /// more than a market sells in one trade (40 b).
+    function _checkBondRefusal(bytes memory reason, BondBefore memory before, uint256 amount) private {
+        bytes4 selector = bytes4(reason);
+        if (selector == AgentVault.NoAssetValue.selector && before.marks == 0) return;
+        uint256 atMarks = before.marks == 0 ? 0 : amount * before.supply / before.marks;
+        if (selector == AgentVault.BondTooSmall.selector && atMarks <= 10) return;
+        if (selector == Market.TradeTooLarge.selector && _markSizedPartTooLarge(before, atMarks)) {
+            tooLargeRefusals++;
+            return;
+        }
+        assembly ("memory-safe") {
+            revert(add(reason, 32), mload(reason))
+        }
+    }
+
+    function _markSizedPartTooLarge(BondBefore memory before, uint256 atMarks) private view returns (bool) {
+        for (uint256 m; m < markets.length; ++m) {
+            if (!before.trading[m]) continue;
+            for (uint256 i; i < before.tokens[m].length; ++i) {
+                uint256 part = _mulDivUp(before.tokens[m][i], atMarks, before.supply);
+                if (part == 0) continue;
+                try markets[m].quoteBuyTokens(i, part) {}
+                catch {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    function _mulDivUp(uint256 x, uint256 y, uint256 d) private pure returns (uint256) {
+        return (x * y + d - 1) / d;
     }
 
     function _inKindParts(uint256 shares, uint256 supply, address staker)

@@ -17,6 +17,8 @@ interface Vm {
     function assume(bool) external;
     function label(address, string calldata) external;
     function deal(address, uint256) external;
+    function snapshotState() external returns (uint256);
+    function revertToState(uint256) external returns (bool);
 }
 
 abstract contract Test {
