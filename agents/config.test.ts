@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadSettings, subjectOf } from "./config";
+import { agentProfiles, loadSettings, subjectOf } from "./config";
 
 const token = (payload: object) => `x.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.y`;
 
@@ -39,6 +39,20 @@ describe("runner settings", () => {
       /no strategy named x/,
     );
     expect(() => loadSettings({ API_URL: "http://x" })).toThrow(/no agent token/);
+  });
+
+  it("makes a profile of each agent with a token, its parameters from the settings", () => {
+    const env = { API_URL: "http://127.0.0.1:3000", AGENT_TOKEN_CONTRARIAN: token({ sub: "house-contrarian" }) };
+    const [contrarian, ...others] = agentProfiles(
+      loadSettings({ ...env, AGENTS_PARAMS: '{"contrarian":{"threshold":0.2,"navFloorUsdc":100}}' }),
+    );
+    expect(others).toEqual([]);
+    expect(contrarian).toMatchObject({ key: "contrarian", name: "House Contrarian", userId: "house-contrarian" });
+    expect(contrarian!.risk.navFloorUsdc).toBe(100);
+    const misspelt = loadSettings({ ...env, AGENTS_PARAMS: '{"contrarian":{"treshold":0.2}}' });
+    expect(() => agentProfiles(misspelt)).toThrow(/^AGENTS_PARAMS\.contrarian: \*: Unrecognized key: "treshold"/);
+    const garbage = loadSettings({ API_URL: "http://x", AGENT_TOKEN_MOMENTUM: "garbage" });
+    expect(() => agentProfiles(garbage)).toThrow(/^AGENT_TOKEN_MOMENTUM: an agent token is not a JWT/);
   });
 
   it("reads the user id out of a token", () => {

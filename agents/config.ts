@@ -1,6 +1,7 @@
 // The runner's settings, from the environment, checked once at start (as api/config.ts does for the
 // API): where the API is, the tokens the agents act with, their schedule and their parameters.
 import { z } from "zod";
+import type { AgentProfile } from "./agent";
 import { HOUSE_AGENTS } from "./house";
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => value || undefined, schema.optional());
@@ -52,6 +53,28 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): RunnerSettin
   if (!HOUSE_AGENTS.some((agent) => settings[agent.tokenVariable as keyof RunnerSettings]))
     throw new Error(`no agent token: set ${HOUSE_AGENTS.map((agent) => agent.tokenVariable).join(", ")}`);
   return settings;
+}
+
+/** The house agents that have a token, with their strategies and limits as the settings make them. */
+export function agentProfiles(settings: RunnerSettings): AgentProfile[] {
+  return HOUSE_AGENTS.flatMap((house) => {
+    const token = settings[house.tokenVariable as keyof RunnerSettings] as string | undefined;
+    if (!token) return [];
+    const fail = (where: string, error: unknown) => new Error(`${where}: ${(error as Error).message}`);
+    let built: ReturnType<typeof house.build>;
+    let userId: string;
+    try {
+      built = house.build(settings.AGENTS_PARAMS[house.key]);
+    } catch (error) {
+      throw fail(`AGENTS_PARAMS.${house.key}`, error);
+    }
+    try {
+      userId = subjectOf(token);
+    } catch (error) {
+      throw fail(house.tokenVariable, error);
+    }
+    return [{ key: house.key, name: house.name, persona: house.persona, userId, token, ...built }];
+  });
 }
 
 /** The `sub` of a JWT, read without verifying it: the API verifies, the runner only needs the user id. */

@@ -25,7 +25,12 @@ function builder<Params extends z.ZodObject>(schema: Params, create: (params: z.
   const riskKeys = Object.keys(RiskLimits.shape);
   const both = schema.extend(RiskLimits.shape).strict();
   return (settings: unknown = {}) => {
-    const all = both.parse(settings) as Record<string, unknown>;
+    const parsed = both.safeParse(settings);
+    if (!parsed.success)
+      throw new Error(
+        parsed.error.issues.map((issue) => `${issue.path.join(".") || "*"}: ${issue.message}`).join("; "),
+      );
+    const all = parsed.data as Record<string, unknown>;
     const pick = (keep: (key: string) => boolean) =>
       Object.fromEntries(Object.entries(all).filter(([key]) => keep(key)));
     return {

@@ -3,24 +3,21 @@
 // set runs). With AGENTS_ADMIN_TOKEN it first registers them as house agents. `npm start` runs this
 // file with tokens it mints itself.
 import pino from "pino";
-import { loadSettings, type RunnerSettings, subjectOf } from "./config";
-import { HOUSE_AGENTS } from "./house";
+import type { AgentProfile } from "./agent";
+import { agentProfiles, loadSettings, type RunnerSettings } from "./config";
 import { startRunner } from "./runner";
 
 let settings: RunnerSettings;
+let profiles: AgentProfile[];
 try {
   settings = loadSettings();
+  profiles = agentProfiles(settings);
 } catch (error) {
   console.error((error as Error).message);
   process.exit(2);
 }
 const logger = pino({ level: settings.LOG_LEVEL });
 
-const profiles = HOUSE_AGENTS.flatMap((house) => {
-  const token = settings[house.tokenVariable as keyof RunnerSettings] as string | undefined;
-  if (!token) return [];
-  return [{ ...house, ...house.build(settings.AGENTS_PARAMS[house.key]), token, userId: subjectOf(token) }];
-});
 for (const profile of profiles)
   logger.info({ agent: profile.name, strategy: profile.key, userId: profile.userId, risk: profile.risk }, "agent");
 
