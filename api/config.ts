@@ -123,6 +123,12 @@ const Config = z.object({
   REDIS_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
   /** Put before every Redis key, so that services (or test runs) sharing one Redis keep apart. */
   REDIS_KEY_PREFIX: z.string().default("pm:"),
+  /**
+   * On SIGTERM: how long requests in flight may take to finish before their connections are cut.
+   * The process exits within a second and a half after, so the default stays within the 10 s an
+   * orchestrator usually grants before SIGKILL.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(8_000),
   /** Paid research: the payment network's JSON-RPC (eip155:5042002); without it the route answers 503. */
   PAYMENT_RPC_URL: z.preprocess((value) => value || undefined, z.string().url().optional()),
   /** Who receives research payments: the treasury's address on the payment network. */

@@ -16,6 +16,7 @@ import { postQueries } from "./db/posts";
 import { STREAM_CHANNEL, streamLogQueries } from "./db/streamLog";
 import { submissionQueries } from "./db/submissions";
 import { answerClientErrors } from "./http/clientErrors";
+import { drain } from "./http/drain";
 import { createLimitStores } from "./http/limitStores";
 import { observeFanout, observeStream, observeStreamDelay } from "./http/metrics";
 import { ReadCache } from "./http/readCache";
@@ -27,8 +28,15 @@ import { reconcileSubmissions } from "./writes/reconcile";
 export type ApiService = {
   url: string;
   stream: StreamHub;
-  close: () => Promise<void>;
+  /**
+   * Stops accepting, ends the event streams with a reconnection hint, lets requests in flight
+   * finish (SHUTDOWN_DRAIN_MS at most, then cuts their connections) and releases the rest.
+   */
+  close: () => Promise<{ cutConnections: number }>;
 };
+
+/** The base of the delay a stream client is told to wait before reconnecting when this process stops. */
+const SHUTDOWN_RETRY_MS = 1_000;
 
 export async function startApiService(config: Config, logger: Logger): Promise<ApiService> {
   await migrate(config.DATABASE_URL, logger);
@@ -115,12 +123,13 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     url,
     stream,
     async close() {
-      // Open event streams would otherwise hold the server open.
-      stream.close();
+      // Open event streams would otherwise hold the server open until the drain cuts them.
+      stream.close(SHUTDOWN_RETRY_MS);
       streamFeed.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const { cut } = await drain(server, config.SHUTDOWN_DRAIN_MS);
       await postViews.stop();
       await Promise.all([pool.end(), changes.close(), limits.close()]);
+      return { cutConnections: cut };
     },
   };
 }

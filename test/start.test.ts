@@ -167,6 +167,7 @@ describe("npm start with settings of one's own", () => {
     // The machine's Redis (the API checks it answers at start), under keys of this run's own.
     REDIS_URL: "redis://127.0.0.1:6379",
     REDIS_KEY_PREFIX: `pm-start-${Math.random().toString(36).slice(2, 8)}:`,
+    SHUTDOWN_DRAIN_MS: "3000",
     PAYMENT_PAY_TO: privateKeyToAccount(generatePrivateKey()).address,
     // Loopback addresses where nothing answers: this run checks only that they are passed on.
     FACILITATOR_URL: "http://127.0.0.1:9/facilitator",

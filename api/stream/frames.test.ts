@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectedFrame, dataLines, eventFrame, PING_FRAME } from "./frames";
+import { connectedFrame, dataLines, eventFrame, PING_FRAME, shutdownFrame } from "./frames";
 
 /** A minimal reader of the SSE format, as the WHATWG parser reads frames: fields, data lines joined by "\n". */
 function parse(stream: string) {
@@ -51,6 +51,10 @@ describe("SSE frames", () => {
     expect(parse(frame)).toEqual([
       { retry: "2000", id: "17", event: "connected", data: '{"ok":true,"clientId":"c1","ts":5}' },
     ]);
+  });
+
+  it("ends a stream with only a new retry delay: no event, and the resume id left as it was", () => {
+    expect(parse(shutdownFrame(1500).toString())).toEqual([{ retry: "1500", data: "" }]);
   });
 
   it("pings with a comment line that readers ignore", () => {

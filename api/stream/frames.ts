@@ -23,6 +23,13 @@ export const eventFrame = (row: Pick<StreamEventRow, "seq" | "type" | "data">) =
   `id: ${row.seq}\nevent: ${row.type}\n${dataLines(row.data)}\n\n`;
 
 /**
+ * The last frame of a process that shuts down: how long to wait before reconnecting (to another
+ * process, or to this one restarted), then the end. The client resumes from its last event id.
+ */
+export const shutdownFrame = (retryMs: number) =>
+  Buffer.from(`: shutting down; reconnect with Last-Event-ID\nretry: ${retryMs}\n\n`);
+
+/**
  * The first frame. Its id is where the client starts, so that a client that disconnects before
  * any event arrives still resumes from the right place.
  */

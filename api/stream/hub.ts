@@ -7,7 +7,7 @@ import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Logger } from "pino";
 import type { StreamEventRow, StreamEventType, StreamLog } from "../db/streamLog";
-import { connectedFrame, eventFrame, PING_FRAME } from "./frames";
+import { connectedFrame, eventFrame, PING_FRAME, shutdownFrame } from "./frames";
 
 export type StreamFilter = { types: ReadonlySet<StreamEventType>; marketSlug?: string };
 
@@ -52,6 +52,9 @@ export class StreamHub {
   private waitingSince: number | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private droppedSlow = 0;
+  private closed = false;
+  /** Set when the process shuts down: the base of the reconnection delay given to each client. */
+  private retryMs: number | undefined;
 
   constructor(private readonly options: StreamHubOptions) {}
 
@@ -61,10 +64,23 @@ export class StreamHub {
     this.pingTimer.unref();
   }
 
-  close(): void {
+  /**
+   * Ends every client's stream. A process that shuts down tells each client when to reconnect,
+   * spread over `retryMs` and twice that, so that thousands do not come back in the same instant;
+   * a client that connects meanwhile is ended the same way.
+   */
+  close(retryMs?: number): void {
+    this.closed = true;
+    this.retryMs = retryMs;
     clearInterval(this.pingTimer);
-    for (const client of this.clients) client.res.end();
+    for (const client of this.clients) this.end(client);
     this.clients.clear();
+  }
+
+  private end(client: Client): void {
+    client.closed = true;
+    if (this.retryMs !== undefined) client.socket.write(shutdownFrame(Math.round(this.retryMs * (1 + Math.random()))));
+    client.res.end();
   }
 
   get stats() {
@@ -107,6 +123,7 @@ export class StreamHub {
     res.useChunkedEncodingByDefault = false;
     res.writeHead(200, options.headers);
     res.flushHeaders();
+    if (this.closed) return this.end(client);
     client.socket.write(connectedFrame(client.cursor, { ok: true, clientId: client.id, ts: Date.now() }));
     this.clients.add(client);
     if (!client.live) void this.catchUp(client);

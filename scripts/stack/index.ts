@@ -210,7 +210,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ...options.apiEnv,
         },
       };
-      const api = await startApi({ ...apiOptions, onSpawn: (child) => track(child) });
+      // The API drains requests in flight on SIGTERM for up to SHUTDOWN_DRAIN_MS (8 s) and exits within 10 s.
+      const api = await startApi({ ...apiOptions, onSpawn: (child) => track(child, () => stopChild(child, 10_000)) });
       apiUrl = api.url;
 
       if (options.agents) {
