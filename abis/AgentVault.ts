@@ -465,6 +465,25 @@ export const AgentVaultAbi = [
   },
   {
     "type": "function",
+    "name": "settlementCeiling",
+    "inputs": [
+      {
+        "name": "market",
+        "type": "address",
+        "internalType": "address"
+      }
+    ],
+    "outputs": [
+      {
+        "name": "ceiling",
+        "type": "uint256",
+        "internalType": "uint256"
+      }
+    ],
+    "stateMutability": "view"
+  },
+  {
+    "type": "function",
     "name": "totalShares",
     "inputs": [],
     "outputs": [

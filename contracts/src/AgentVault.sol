@@ -116,8 +116,8 @@ contract AgentVault is ReentrancyGuardTransient {
 
     /// @notice Stakes at most `amount` USDC (the rest is refunded) for shares, buying into the vault as
     /// it stands rather than at a price mark: the staker pays the same fraction of the vault's cash
-    /// (settled markets claimed first) and of the value of markets that no longer trade (at their
-    /// final prices, which nobody can move), and buys the same fraction of every position in a
+    /// (settled markets claimed first) and of the most that markets which no longer trade can pay at
+    /// settlement (settlementCeiling), and buys the same fraction of every position in a
     /// trading market from the market itself. Moving a market's price before bonding therefore
     /// changes only how many shares `amount` buys, never what a share costs the existing stakers.
     function bond(uint256 amount) external nonReentrant returns (uint256 bondId, uint256 shares) {
@@ -159,7 +159,7 @@ contract AgentVault is ReentrancyGuardTransient {
             if (!isOpen[markets[i]]) continue;
             marks += positionValue(markets[i]);
             if (Market(markets[i]).isTrading()) outcomesBought += Market(markets[i]).outcomeCount();
-            else fixedValue += positionValue(markets[i]);
+            else fixedValue += settlementCeiling(markets[i]);
         }
         if (marks == 0) revert NoAssetValue();
         shares = amount * supply / marks;
@@ -343,6 +343,18 @@ contract AgentVault is ReentrancyGuardTransient {
         uint256[] memory prices = Market(market).prices();
         for (uint256 outcome; outcome < n; ++outcome) {
             value += Market(market).balanceOf(address(this), outcome) * prices[outcome] / WAD;
+        }
+    }
+
+    /// @notice The most the vault's tokens of `market` can pay once it settles: its largest holding of
+    /// one outcome (a void pays less). A bond pays its fraction of this for a market that no longer
+    /// trades but is not settled yet, so that knowing the outcome before anyone settles it cannot buy
+    /// a winning position below its worth.
+    function settlementCeiling(address market) public view returns (uint256 ceiling) {
+        uint256 n = Market(market).outcomeCount();
+        for (uint256 outcome; outcome < n; ++outcome) {
+            uint256 held = Market(market).balanceOf(address(this), outcome);
+            if (held > ceiling) ceiling = held;
         }
     }
 

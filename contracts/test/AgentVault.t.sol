@@ -123,20 +123,23 @@ contract AgentVaultTest is AgentFixture {
         assertEq(vault.openMarkets().length, 2, "no position opened or closed");
     }
 
-    /// A market that no longer trades is paid for in cash at its frozen mark: nobody can move it.
-    function test_bond_paysClosedMarketAtItsMarkInCash() public {
+    /// A market that no longer trades but is not settled is paid for in cash at the most it can pay
+    /// (its largest holding of one outcome), not at its mark: knowing the outcome early buys nothing.
+    function test_bond_paysClosedMarketAtItsCeilingInCash() public {
         _bond(vault, ALICE, 100 * USDC);
         uint256 tokens = _vaultBuy(vault, "snow", 1, 30 * USDC);
         vm.prank(HOUSE);
         snow.close();
         uint256 cash = usdc.balanceOf(address(vault));
-        uint256 mark = vault.positionValue(address(snow));
-        assertTrue(mark != 0 && mark < tokens, "marked below 1 per token");
+        uint256 mark = tokens;
+        assertTrue(vault.positionValue(address(snow)) < tokens, "marked below 1 per token");
+        assertEq(vault.settlementCeiling(address(snow)), tokens, "the ceiling is the holding");
         uint256 marketSide = _marketSide(_markets());
 
         (, uint256 shares, uint256 paid) = _bondPaying(vault, BOB, 100 * USDC);
-        assertEq(shares, 100 * USDC * (100 * USDC) / (cash + mark), "amount x supply / (cash + mark)");
-        assertEq(paid, _mulDivUp(cash + mark, shares, 100 * USDC), "its fraction of cash + mark, in cash");
+        // Sized from the mark, then scaled down to what the ceiling costs (rounding aside).
+        assertApproxEqAbs(shares, 100 * USDC * (100 * USDC) / (cash + mark), 1, "amount x supply / (cash + ceiling)");
+        assertEq(paid, _mulDivUp(cash + mark, shares, 100 * USDC), "its fraction of cash + ceiling, in cash");
         assertEq(usdc.balanceOf(address(vault)), cash + paid, "all of it stays in the vault");
         assertEq(_marketSide(_markets()), marketSide, "nothing bought from a closed market");
         assertEq(snow.balanceOf(address(vault), 1), tokens, "no tokens bought");

@@ -301,7 +301,7 @@ contract AgentVaultHandler is Test {
             uint256 value = vault.positionValue(address(market));
             before.marks += value;
             before.trading[m] = market.isTrading();
-            if (!before.trading[m]) before.closedValue += value;
+            if (!before.trading[m]) before.closedValue += vault.settlementCeiling(address(market));
         }
     }
 
