@@ -16,6 +16,8 @@ import { countRateLimitStoreError } from "./metrics";
 
 export type LimitStore = Store<AppEnv>;
 
+const STARTUP_ATTEMPTS = 10;
+
 export type LimitStores = {
   kind: "postgres" | "redis";
   /** The counters of one limit (`reads`, `posts`, ...), whose keys are client addresses or user ids. */
@@ -39,11 +41,19 @@ export async function createLimitStores(options: {
     lastWarning = Date.now();
     logger.warn({ err: error }, "rate limits: Redis does not answer");
   });
-  try {
-    await redis.ping();
-  } catch (error) {
-    redis.disconnect();
-    throw new Error(`REDIS_URL: Redis does not answer at ${new URL(redisUrl).host}`, { cause: error });
+  // A wrong REDIS_URL stops the start; a Redis slow to answer on a busy host gets a few seconds.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await redis.ping();
+      break;
+    } catch (error) {
+      if (attempt < STARTUP_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        continue;
+      }
+      redis.disconnect();
+      throw new Error(`REDIS_URL: Redis does not answer at ${new URL(redisUrl).host}`, { cause: error });
+    }
   }
   const client = {
     scriptLoad: (script: string) => redis.script("LOAD", script) as Promise<string>,
