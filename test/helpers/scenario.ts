@@ -77,8 +77,8 @@ export const vaultAddressOf = (chain: PublicClient, deployment: Deployment, mana
 /**
  * An agent's life on chain, sent directly rather than through the bundler: the operator registers
  * `manager` (an unlocked account standing in for the agent's smart account), which then trades from
- * its vault; one staker bonds 100 USDC before the trades and another 300 USDC midway (shares at the
- * net asset value), the first unbonds half while every market still trades (the vault sells its
+ * its vault; one staker bonds 100 USDC before the trades and another 300 USDC midway (buying into the
+ * vault's positions), the first unbonds half while every market still trades (the vault sells its
  * part), `settle` runs (e.g. a resolve, whose tokens an unbond claims, or a close, whose tokens go
  * to the staker in kind), both unbond again and the agent is deactivated.
  */
@@ -141,10 +141,19 @@ export async function agentSession(options: {
           functionName: "balanceOf",
           args: [vault, outcome],
         });
-        if (held > 1n && random.next() < 0.4) txs.push(vaultTx(manager, "sell", [marketId, outcome, held / 2n, 0n]));
-        else txs.push(vaultTx(manager, "buy", [marketId, outcome, toUsdcUnits(2 + random.int(20)), 0n]));
+        const spend = toUsdcUnits(2 + random.int(20));
+        // A later bond buys into the positions and adds little cash: a buy needs what the vault holds.
+        const cash = await chain.readContract({
+          address: deployment.contracts.usdc,
+          abi: TestUSDCAbi,
+          functionName: "balanceOf",
+          args: [vault],
+        });
+        if (held > 1n && (random.next() < 0.4 || spend * 2n > cash))
+          txs.push(vaultTx(manager, "sell", [marketId, outcome, held / 2n, 0n]));
+        else if (spend * 2n <= cash) txs.push(vaultTx(manager, "buy", [marketId, outcome, spend, 0n]));
       }
-      await mine(txs);
+      if (txs.length > 0) await mine(txs);
     }
   };
   const sharesOf = async (bondId: bigint) =>
