@@ -6,10 +6,9 @@ import { join } from "node:path";
 import { SignJWT } from "jose";
 import { HOUSE_AGENTS } from "../../agents/house";
 import { LOCAL_JWT_AUDIENCE, LOCAL_JWT_ISSUER, LOCAL_JWT_SECRET } from "./keys";
-import { type Child, startNodeChild, stopChild, waitUntil } from "./processes";
+import { type Child, startTypeScriptChild, stopChild, waitUntil } from "./processes";
 
 const ROOT = join(import.meta.dirname, "../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
 /** The runner lives as long as the stack; a year outlasts any local session. */
 const TOKEN_TTL_SECONDS = 365 * 24 * 3600;
 
@@ -43,7 +42,7 @@ export async function startAgents(
       HOUSE_AGENTS.map(async (agent) => [agent.tokenVariable, await mint(agent.userId, ["agent", "verified"])]),
     ),
   );
-  const child = startNodeChild("agents", TSX, [join(ROOT, "agents/main.ts")], {
+  const child = startTypeScriptChild("agents", join(ROOT, "agents/main.ts"), {
     cwd: ROOT,
     logFile: options.logFile,
     env: {

@@ -1,10 +1,9 @@
 // The API service as a child process of the local stack.
 import { join } from "node:path";
 import { LOCAL_JWT_AUDIENCE, LOCAL_JWT_ISSUER, LOCAL_JWT_SECRET, LOCAL_WALLET_MASTER_KEY } from "./keys";
-import { type Child, startNodeChild, stopChild, waitUntil } from "./processes";
+import { type Child, startTypeScriptChild, stopChild, waitUntil } from "./processes";
 
 const ROOT = join(import.meta.dirname, "../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
 
 export async function startApi(options: {
   port: number;
@@ -23,7 +22,7 @@ export async function startApi(options: {
   /** Told about the process as soon as it exists, before it is ready. */
   onSpawn?: (child: Child) => void;
 }): Promise<{ child: Child; url: string }> {
-  const child = startNodeChild("api", TSX, [join(ROOT, "api/server.ts")], {
+  const child = startTypeScriptChild("api", join(ROOT, "api/server.ts"), {
     cwd: ROOT,
     logFile: options.logFile,
     env: {

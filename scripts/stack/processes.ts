@@ -53,6 +53,15 @@ export function startNodeChild(
   return startChild(name, NODE, [script, ...args], options);
 }
 
+/**
+ * A TypeScript program run by Node with tsx's loader in the same process: without the tsx command's
+ * wrapper process, which kills its child about 60 ms after relaying SIGTERM, so the program's own
+ * graceful shutdown (the API's drain) gets its time.
+ */
+export function startTypeScriptChild(name: string, script: string, options: Parameters<typeof startChild>[3]): Child {
+  return startChild(name, NODE, ["--import", "tsx", script], options);
+}
+
 /** `signal` to the child's process group, SIGKILL after `graceMs`; resolves once it has exited. */
 export async function stopChild(child: Child, graceMs = 5_000, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   const proc = child.process;
