@@ -1,8 +1,9 @@
-// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api, journal, writes, stream, research.
+// `npm run bench [-- part ...]`: each part prints one table. Parts: indexer, api, journal, writes, stream, research, soak.
 import { benchApi } from "./api";
 import { benchIndexer } from "./indexer";
 import { benchJournal } from "./journal";
 import { benchResearch } from "./research";
+import { benchSoak } from "./soak";
 import { benchStream } from "./stream";
 import { benchWrites } from "./writes";
 
@@ -13,6 +14,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   writes: benchWrites,
   stream: benchStream,
   research: benchResearch,
+  soak: benchSoak,
 };
 
 // Every load here comes from one address: the API processes the benches start (which inherit this
