@@ -18,6 +18,16 @@ describe("write limit settings", () => {
     expect(config.WRITE_LIMIT_COMMENTS).toEqual({ max: 30, windowSeconds: 600 });
   });
 
+  it("limits every other kind of write by default: trades, agents, the account, admins and faucets", () => {
+    expect(loadConfig(base)).toMatchObject({
+      WRITE_LIMIT_TRADES: { max: 600, windowSeconds: 60 },
+      WRITE_LIMIT_AGENTS: { max: 60, windowSeconds: 600 },
+      WRITE_LIMIT_ACCOUNT: { max: 120, windowSeconds: 600 },
+      WRITE_LIMIT_ADMIN: { max: 120, windowSeconds: 60 },
+      WRITE_LIMIT_FAUCET: { max: 100, windowSeconds: 3600 },
+    });
+  });
+
   it.each(["5", "5/h", "0/1h", "5/1d", "-1/1h", "5 / 1h"])("refuses %j, naming the setting", (setting) => {
     expect(() => loadConfig({ ...base, WRITE_LIMIT_POSTS: setting })).toThrow(/WRITE_LIMIT_POSTS: like "5\/1h"/);
   });

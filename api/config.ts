@@ -105,6 +105,16 @@ const Config = z.object({
   WRITE_LIMIT_POSTS: WriteLimitSetting.default("5/1h").transform(parseRateLimit),
   WRITE_LIMIT_COMMENTS: WriteLimitSetting.default("30/10m").transform(parseRateLimit),
   WRITE_LIMIT_TIPS: WriteLimitSetting.default("30/10m").transform(parseRateLimit),
+  /** Buys, sells and claims, from the wallet or an agent's vault: a fast agent, not a runaway loop. */
+  WRITE_LIMIT_TRADES: WriteLimitSetting.default("600/1m").transform(parseRateLimit),
+  /** Registering an agent, opening or closing it, bonds and unbonds. */
+  WRITE_LIMIT_AGENTS: WriteLimitSetting.default("60/10m").transform(parseRateLimit),
+  /** Opening a wallet, the profile, and deleting one's own posts and comments. */
+  WRITE_LIMIT_ACCOUNT: WriteLimitSetting.default("120/10m").transform(parseRateLimit),
+  /** The admins' market drafts, activations and resolutions, and house-agent registrations. */
+  WRITE_LIMIT_ADMIN: WriteLimitSetting.default("120/1m").transform(parseRateLimit),
+  /** Faucet grants: per user on the wallet faucet, per client address on the payment network's. */
+  WRITE_LIMIT_FAUCET: WriteLimitSetting.default("100/1h").transform(parseRateLimit),
   /**
    * Reads (GET and HEAD, the stream's connects included; not /health, /ready, /metrics) per client
    * address across all API processes, or `off`. One address may be an office behind NAT or a host

@@ -162,6 +162,11 @@ describe("npm start with settings of one's own", () => {
     WRITE_LIMIT_POSTS: "2/7m",
     WRITE_LIMIT_COMMENTS: "9/90s",
     WRITE_LIMIT_TIPS: "4/20m",
+    WRITE_LIMIT_TRADES: "500/2m",
+    WRITE_LIMIT_AGENTS: "50/20m",
+    WRITE_LIMIT_ACCOUNT: "90/20m",
+    WRITE_LIMIT_ADMIN: "80/2m",
+    WRITE_LIMIT_FAUCET: "70/2h",
     READ_LIMIT: "5000/30s",
     TRUST_PROXY_HOPS: "2",
     // The machine's Redis (the API checks it answers at start), under keys of this run's own.

@@ -1,4 +1,5 @@
-// Write limits per user hold across API processes: two APIs on one database count the same posts.
+// Write limits per user hold across API processes: two APIs on one database count the same posts,
+// trades and wallet openings.
 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +23,13 @@ describe("write limits", () => {
   const verified = (name: string) => tokenFor(`${name}${run}`, { email_verified: true });
 
   beforeAll(async () => {
-    stack = await startTestStack({ apiEnv: { WRITE_LIMIT_POSTS: `${LIMIT}/1h` } });
+    stack = await startTestStack({
+      apiEnv: {
+        WRITE_LIMIT_POSTS: `${LIMIT}/1h`,
+        WRITE_LIMIT_TRADES: `${LIMIT}/1h`,
+        WRITE_LIMIT_ACCOUNT: `${LIMIT}/1h`,
+      },
+    });
     second = await startApi({
       ...stack.apiOptions!,
       port: await freePort(),
@@ -73,5 +80,38 @@ describe("write limits", () => {
     expect(refused.status).toBe(400);
     for (let i = 0; i < LIMIT; i++) expect((await post(apis[i % 2]!, token)).status).toBe(201);
     expect((await post(apis[1]!, token)).status).toBe(429);
+  });
+
+  it("limits trades per user across both processes, and a refused trade costs nothing", async () => {
+    const token = await verified("trader");
+    expect((await apis[0]!.call("POST", "/api/wallet/get-or-create", { token })).status).toBe(200);
+    expect((await apis[1]!.call("POST", "/api/wallet/faucet", { token })).status).toBe(200);
+    const marketSlug = stack.deployment.markets[0]!.slug;
+    const buy = (api: ReturnType<typeof testClient>, amount = 1) =>
+      api.call("POST", "/api/trade/buy", { token, body: { marketSlug, outcome: "Yes", amount } });
+    expect((await buy(apis[0]!, -1)).status).toBe(400);
+    for (let i = 0; i < LIMIT; i++) {
+      const { status, headers } = await buy(apis[i % 2]!);
+      expect(status).toBe(200);
+      expect(headers.get("ratelimit-policy")).toBe(`"trades";q=${LIMIT};w=3600`);
+    }
+    for (const api of apis) {
+      const { status, headers, body } = await buy(api);
+      expect(status).toBe(429);
+      expectEnvelope(body, "rate_limited");
+      expect(body.error.details).toMatchObject({ limit: "trades", max: LIMIT });
+      expect(Number(headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+  });
+
+  it("limits wallet openings and profile changes per user under one count", async () => {
+    const token = await verified("account");
+    const statuses = [
+      (await apis[0]!.call("POST", "/api/wallet/get-or-create", { token })).status,
+      (await apis[1]!.call("PUT", "/api/profile", { token, body: { displayName: "Account" } })).status,
+      (await apis[0]!.call("POST", "/api/wallet/get-or-create", { token })).status,
+      (await apis[1]!.call("POST", "/api/wallet/get-or-create", { token })).status,
+    ];
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });

@@ -64,7 +64,10 @@ export interface paths {
          */
         get: operations["listMarkets"];
         put?: never;
-        /** Create a draft market (admin) */
+        /**
+         * Create a draft market (admin)
+         * @description One user sends at most WRITE_LIMIT_ADMIN market drafts, activations, resolutions and house-agent registrations per window (default 120 a minute, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
+         */
         post: operations["createMarketDraft"];
         delete?: never;
         options?: never;
@@ -120,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy the contract of a pending market
-         * @description Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined.
+         * @description Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined. One user sends at most WRITE_LIMIT_ADMIN market drafts, activations, resolutions and house-agent registrations per window (default 120 a minute, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["activateMarket"];
         delete?: never;
@@ -138,7 +141,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resolve a market to its winning outcome (admin); an active market is closed first */
+        /**
+         * Resolve a market to its winning outcome (admin); an active market is closed first
+         * @description One user sends at most WRITE_LIMIT_ADMIN market drafts, activations, resolutions and house-agent registrations per window (default 120 a minute, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
+         */
         post: operations["resolveMarket"];
         delete?: never;
         options?: never;
@@ -155,7 +161,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Void a market (admin): every outcome token then redeems at 1/n */
+        /**
+         * Void a market (admin): every outcome token then redeems at 1/n
+         * @description One user sends at most WRITE_LIMIT_ADMIN market drafts, activations, resolutions and house-agent registrations per window (default 120 a minute, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
+         */
         post: operations["voidMarket"];
         delete?: never;
         options?: never;
@@ -192,7 +201,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's gasless smart-account wallet, created on first call */
+        /**
+         * The caller's gasless smart-account wallet, created on first call
+         * @description One user sends at most WRITE_LIMIT_ACCOUNT wallet openings, profile changes and deletions per window (default 120 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
+         */
         post: operations["getOrCreateWallet"];
         delete?: never;
         options?: never;
@@ -248,7 +260,7 @@ export interface paths {
         put?: never;
         /**
          * Test-network faucet: mints test USDC to the caller's wallet
-         * @description Only on the test network. One grant per user per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After.
+         * @description Only on the test network. One grant per user per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After. One user sends at most WRITE_LIMIT_FAUCET faucet requests per window (default 100 an hour, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["requestFaucetGrant"];
         delete?: never;
@@ -268,7 +280,7 @@ export interface paths {
         put?: never;
         /**
          * Buy outcome tokens
-         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 for an outcome not in the market, an amount not positive or finer than 6 decimals, not enough USDC (in the vault for a vault trade), or a maxPrice below the quote; 404 for an unknown market or a user without a wallet; 409 when the market is not active, or the vault holds positions in as many markets as it may (`too_many_positions`); 503 when the bundler is unavailable.
+         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 for an outcome not in the market, an amount not positive or finer than 6 decimals, not enough USDC (in the vault for a vault trade), or a maxPrice below the quote; 404 for an unknown market or a user without a wallet; 409 when the market is not active, or the vault holds positions in as many markets as it may (`too_many_positions`); 503 when the bundler is unavailable. One user sends at most WRITE_LIMIT_TRADES buys, sells and claims per window (default 600 a minute, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["buyOutcome"];
         delete?: never;
@@ -288,7 +300,7 @@ export interface paths {
         put?: never;
         /**
          * Sell outcome tokens
-         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 for not enough tokens (in the vault for a vault trade) or a minPrice above the quote; otherwise as buy.
+         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 for not enough tokens (in the vault for a vault trade) or a minPrice above the quote; otherwise as buy. One user sends at most WRITE_LIMIT_TRADES buys, sells and claims per window (default 600 a minute, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["sellOutcome"];
         delete?: never;
@@ -308,7 +320,7 @@ export interface paths {
         put?: never;
         /**
          * Claim winnings of a resolved market
-         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 when the market is not resolved (or voided); 404 for an unknown market or no position to claim (in the vault for a vault claim).
+         * @description One sponsored ERC-4337 user operation from the caller's smart account; `txId` is its user operation hash. Confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat of the same request replays the first answer (header `Idempotent-Replayed: true`); the same key with another body is a 422. Agents (token role `agent`) trade from their vault by default (`account: "vault"`; the smart account calls the vault, which trades; balances are the vault's) and may send `reasoning` and `confidence`, kept with the trade before it is sent and shown by GET /api/agents/feed once the indexer confirms it; an agent without a registered vault trades from its wallet unless it asks for the vault (409 `agent_not_registered`). An agent's wallet trade keeps a reasoning or confidence it sent, but the feed lists vault trades only. Others: 400 naming `account`, `reasoning` or `confidence` when they send them. 400 when the market is not resolved (or voided); 404 for an unknown market or no position to claim (in the vault for a vault claim). One user sends at most WRITE_LIMIT_TRADES buys, sells and claims per window (default 600 a minute, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["claimWinnings"];
         delete?: never;
@@ -442,7 +454,7 @@ export interface paths {
         post?: never;
         /**
          * Archive one's own post
-         * @description The author archives the post: it leaves the feed and its GET answers 404 (it is kept, not erased). Another user gets 403 `not_author`; an unknown or already archived post is a 404. Archiving stays possible while posting is switched off.
+         * @description The author archives the post: it leaves the feed and its GET answers 404 (it is kept, not erased). Another user gets 403 `not_author`; an unknown or already archived post is a 404. Archiving stays possible while posting is switched off. One user sends at most WRITE_LIMIT_ACCOUNT wallet openings, profile changes and deletions per window (default 120 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         delete: operations["archivePost"];
         options?: never;
@@ -464,7 +476,7 @@ export interface paths {
         get: operations["getProfile"];
         /**
          * Set one's display name and avatar
-         * @description Any authenticated user. Replaces the whole profile: an absent `avatarUrl` clears it. The name shows on the user's posts at once, old ones included.
+         * @description Any authenticated user. Replaces the whole profile: an absent `avatarUrl` clears it. The name shows on the user's posts at once, old ones included. One user sends at most WRITE_LIMIT_ACCOUNT wallet openings, profile changes and deletions per window (default 120 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         put: operations["putProfile"];
         post?: never;
@@ -510,7 +522,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one's own comment
-         * @description Only its author: 403 for anyone else, 404 for an unknown or already deleted comment. Replies to it stay, below a tombstone.
+         * @description Only its author: 403 for anyone else, 404 for an unknown or already deleted comment. Replies to it stay, below a tombstone. One user sends at most WRITE_LIMIT_ACCOUNT wallet openings, profile changes and deletions per window (default 120 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         delete: operations["deleteComment"];
         options?: never;
@@ -573,7 +585,7 @@ export interface paths {
         put?: never;
         /**
          * Test-network faucet: mints test USDC on eip155:5042002 to an address, to pay for research
-         * @description Only on the local test network. One grant per address per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After.
+         * @description Only on the local test network. One grant per address per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After. One client address sends at most WRITE_LIMIT_FAUCET faucet requests per window (default 100 an hour, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["requestPaymentFaucetGrant"];
         delete?: never;
@@ -634,7 +646,7 @@ export interface paths {
         put?: never;
         /**
          * Register a house agent and seed its vault (admin)
-         * @description Ensures the house user's wallet (as POST /api/wallet/get-or-create would), has the operator register its smart account as a house agent (`house: true`, no fee, no lockup; the registry deploys its vault) and bond `seedUsdc` of the operator's USDC into the vault while the vault has no bond. Transactions are sent by the operator and mined before the answer. Idempotent: an agent already registered answers 200 with its ids (and seeds its vault only if it still has no bond); a new one 201. The house's programs then trade through the public API with tokens of that user (roles `agent` and `verified`). 409 `agent_not_house` when the user's account registered itself as an agent, `operator_underfunded` when the operator holds less USDC than the seed, `house_agent_refused` when a contract refuses; 503 when this API has no operator key or wallet master key.
+         * @description Ensures the house user's wallet (as POST /api/wallet/get-or-create would), has the operator register its smart account as a house agent (`house: true`, no fee, no lockup; the registry deploys its vault) and bond `seedUsdc` of the operator's USDC into the vault while the vault has no bond. Transactions are sent by the operator and mined before the answer. Idempotent: an agent already registered answers 200 with its ids (and seeds its vault only if it still has no bond); a new one 201. The house's programs then trade through the public API with tokens of that user (roles `agent` and `verified`). 409 `agent_not_house` when the user's account registered itself as an agent, `operator_underfunded` when the operator holds less USDC than the seed, `house_agent_refused` when a contract refuses; 503 when this API has no operator key or wallet master key. One user sends at most WRITE_LIMIT_ADMIN market drafts, activations, resolutions and house-agent registrations per window (default 120 a minute, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["ensureHouseAgent"];
         delete?: never;
@@ -711,7 +723,7 @@ export interface paths {
         put?: never;
         /**
          * Register the caller as a trading agent
-         * @description Registers the caller as an agent: the caller's smart account calls the AgentRegistry, which deploys the agent's vault (at `vaultAddress`, known before). Needs the token role `agent` (403 otherwise); once per account (409 `agent_exists`, checked on chain). The agent's id is its account's address. 400 naming the field for a name empty or over 100 bytes, a persona or strategy over 1,000 bytes, a fee over 2,000 basis points or a lockup over a year. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         * @description Registers the caller as an agent: the caller's smart account calls the AgentRegistry, which deploys the agent's vault (at `vaultAddress`, known before). Needs the token role `agent` (403 otherwise); once per account (409 `agent_exists`, checked on chain). The agent's id is its account's address. 400 naming the field for a name empty or over 100 bytes, a persona or strategy over 1,000 bytes, a fee over 2,000 basis points or a lockup over a year. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable. One user sends at most WRITE_LIMIT_AGENTS registrations, status changes, bonds and unbonds per window (default 60 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["registerAgent"];
         delete?: never;
@@ -731,7 +743,7 @@ export interface paths {
         put?: never;
         /**
          * Open or close an agent to new bonds
-         * @description Opens (`active: true`) or closes an agent to new bonds; trading and unbonding go on either way. Only the agent itself may (403 `not_agent_manager`); 404 `agent_not_found` for an id that is not a registered agent. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         * @description Opens (`active: true`) or closes an agent to new bonds; trading and unbonding go on either way. Only the agent itself may (403 `not_agent_manager`); 404 `agent_not_found` for an id that is not a registered agent. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable. One user sends at most WRITE_LIMIT_AGENTS registrations, status changes, bonds and unbonds per window (default 60 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["setAgentStatus"];
         delete?: never;
@@ -751,7 +763,7 @@ export interface paths {
         put?: never;
         /**
          * Bond USDC to an agent
-         * @description Stakes USDC from the caller's smart account in the agent's vault as one user operation (approve exactly the amount, then bond). The bond buys into the vault as it stands, never at a price mark that a trade could move: it pays its fraction of the vault's cash and of markets that no longer trade (at their final prices), and buys the same fraction of each position in a trading market from that market, so the existing stakers' shares are never diluted; shares are sized so that this costs at most `amount`, and the rest is refunded (the first bond into a vault: 1 share per USDC). The bond's id is known once the operation is mined (the vault's `Bonded` event); GET /api/agents/bonds lists it once indexed. 400 naming `amount` below 1 USDC, finer than 6 decimals, or more than the wallet holds; 404 `agent_not_found`; 409 `agent_inactive` when the agent accepts no new bonds. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         * @description Stakes USDC from the caller's smart account in the agent's vault as one user operation (approve exactly the amount, then bond). The bond buys into the vault as it stands, never at a price mark that a trade could move: it pays its fraction of the vault's cash and of markets that no longer trade (at their final prices), and buys the same fraction of each position in a trading market from that market, so the existing stakers' shares are never diluted; shares are sized so that this costs at most `amount`, and the rest is refunded (the first bond into a vault: 1 share per USDC). The bond's id is known once the operation is mined (the vault's `Bonded` event); GET /api/agents/bonds lists it once indexed. 400 naming `amount` below 1 USDC, finer than 6 decimals, or more than the wallet holds; 404 `agent_not_found`; 409 `agent_inactive` when the agent accepts no new bonds. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable. One user sends at most WRITE_LIMIT_AGENTS registrations, status changes, bonds and unbonds per window (default 60 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["bondAgent"];
         delete?: never;
@@ -771,7 +783,7 @@ export interface paths {
         put?: never;
         /**
          * Unbond a bond's shares
-         * @description Redeems shares of a bond (all of them by default): the vault pays their fraction of its cash plus what selling the same fraction of each open position fetches, less the performance fee on profit above the bond's high-water mark; tokens of markets closed but not settled come in kind. The staker only (403 `not_staker`); 404 `bond_not_found` for a bond not indexed (yet); 409 `bond_locked` during the lockup (`details.lockupUntil`, ISO 8601, by the chain's clock), `bond_closed` for a bond already fully unbonded; 400 naming `shares` beyond the bond's. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable.
+         * @description Redeems shares of a bond (all of them by default): the vault pays their fraction of its cash plus what selling the same fraction of each open position fetches, less the performance fee on profit above the bond's high-water mark; tokens of markets closed but not settled come in kind. The staker only (403 `not_staker`); 404 `bond_not_found` for a bond not indexed (yet); 409 `bond_locked` during the lockup (`details.lockupUntil`, ISO 8601, by the chain's clock), `bond_closed` for a bond already fully unbonded; 400 naming `shares` beyond the bond's. One sponsored ERC-4337 user operation from the caller's smart account (deployed by it if it is the account's first); answers `pending`, to follow with GET /api/trade/status/{txId}: confirmation comes only from the indexer. With an `Idempotency-Key` header, a repeat replays the first answer. 404 `wallet_not_found` for a caller without a wallet (POST /api/wallet/get-or-create first); 409 `rejected` when the bundler refuses it; 503 when the chain or the bundler is unavailable. One user sends at most WRITE_LIMIT_AGENTS registrations, status changes, bonds and unbonds per window (default 60 in 10 minutes, across all API processes): past it, 429 `rate_limited` with `Retry-After`; a refused request does not count.
          */
         post: operations["unbondBond"];
         delete?: never;
@@ -2002,6 +2014,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -2189,6 +2210,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -2289,6 +2319,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -2376,6 +2415,15 @@ export interface operations {
             };
             /** @description the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2492,6 +2540,15 @@ export interface operations {
             };
             /** @description the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2801,6 +2858,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -2917,6 +2983,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -3018,6 +3093,15 @@ export interface operations {
             };
             /** @description the Idempotency-Key was used with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3505,6 +3589,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -3605,6 +3698,15 @@ export interface operations {
             };
             /** @description the body is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3851,6 +3953,15 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4376,6 +4487,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -4640,6 +4760,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -4743,6 +4872,15 @@ export interface operations {
             };
             /** @description the Idempotency-Key was used with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4863,6 +5001,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency is unavailable */
             503: {
                 headers: {
@@ -4969,6 +5116,15 @@ export interface operations {
             };
             /** @description the Idempotency-Key was used with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

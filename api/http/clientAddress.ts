@@ -4,6 +4,16 @@
 // no proxy the header is ignored. An IPv6 client is counted by its /64, the block one subscriber
 // usually holds (a host picks any address in it at will); an IPv4-mapped address as the IPv4 one.
 import { isIP, isIPv4 } from "node:net";
+import type { HttpBindings } from "@hono/node-server";
+import type { Context } from "hono";
+import type { AppEnv } from "./env";
+
+/** The key a request's client is counted under, from its connection and the configured proxies. */
+export function clientKey(c: Context<AppEnv>): string {
+  // Absent when the app is called without a server (tests of single routes).
+  const peer = (c.env as HttpBindings | undefined)?.incoming?.socket.remoteAddress;
+  return addressKey(clientAddress(peer, c.req.header("x-forwarded-for"), c.var.config.TRUST_PROXY_HOPS));
+}
 
 export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, hops: number): string {
   if (hops > 0 && forwardedFor) {

@@ -4,9 +4,8 @@
 // them. The address is the connection's peer, or the client that TRUST_PROXY_HOPS proxies name
 // (clientAddress.ts). A store that does not answer lets reads pass uncounted: reads must not stop
 // because the counters did.
-import type { HttpBindings } from "@hono/node-server";
 import type { MiddlewareHandler } from "hono";
-import { addressKey, clientAddress } from "./clientAddress";
+import { clientKey } from "./clientAddress";
 import type { AppEnv } from "./env";
 import { limitRequests } from "./rateLimits";
 
@@ -18,10 +17,6 @@ export const limitReads = (): MiddlewareHandler<AppEnv> =>
     noun: "requests from one address",
     limit: (config) => config.READ_LIMIT,
     applies: (c) => (c.req.method === "GET" || c.req.method === "HEAD") && !UNCOUNTED_PATHS.has(c.req.path),
-    key: (c) => {
-      // Absent when the app is called without a server (tests of single routes).
-      const peer = (c.env as HttpBindings | undefined)?.incoming?.socket.remoteAddress;
-      return addressKey(clientAddress(peer, c.req.header("x-forwarded-for"), c.var.config.TRUST_PROXY_HOPS));
-    },
+    key: clientKey,
     failOpen: true,
   });

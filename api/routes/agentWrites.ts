@@ -8,6 +8,7 @@ import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { errorResponses } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
+import { limitWrites, writeLimitNote } from "../http/writeLimits";
 
 /** The registry's bounds (AgentRegistry.sol): texts in UTF-8 bytes, as the contract counts them. */
 const MAX_AGENT_FEE_BPS = 2000;
@@ -134,15 +135,19 @@ const COMMON =
 const write = <Result extends z.ZodType>(description: string, result: Result) => ({
   method: "post" as const,
   tags: ["Agents"],
-  description: `${description} ${COMMON}`,
+  description: `${description} ${COMMON} ${writeLimitNote("WRITE_LIMIT_AGENTS", "60 in 10 minutes", "registrations, status changes, bonds and unbonds")}`,
   security: BEARER_AUTH,
-  middleware: [requireUser(), honourIdempotencyKey()],
+  middleware: [
+    requireUser(),
+    limitWrites({ name: "agents", limit: (config) => config.WRITE_LIMIT_AGENTS }),
+    honourIdempotencyKey(),
+  ],
   responses: {
     200: {
       description: "accepted by the bundler: status `pending`",
       content: { "application/json": { schema: result } },
     },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
   },
 });
 const jsonBody = <Body extends z.ZodType>(schema: Body) => ({

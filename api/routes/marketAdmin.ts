@@ -14,6 +14,7 @@ import {
   marketNotFound,
 } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
+import { limitWrites, writeLimitNote } from "../http/writeLimits";
 import { MarketSlug, SlugParam, Text } from "./schemas";
 
 const DraftBody = z
@@ -61,8 +62,18 @@ const createDraftRoute = createRoute({
   operationId: "createMarketDraft",
   tags: ["Market lifecycle"],
   summary: "Create a draft market (admin)",
+  description: writeLimitNote(
+    "WRITE_LIMIT_ADMIN",
+    "120 a minute",
+    "market drafts, activations, resolutions and house-agent registrations",
+  ),
   security: BEARER_AUTH,
-  middleware: [requireUser(), requireAdmin(), honourIdempotencyKey()] as const,
+  middleware: [
+    requireUser(),
+    requireAdmin(),
+    limitWrites({ name: "admin", limit: (config) => config.WRITE_LIMIT_ADMIN }),
+    honourIdempotencyKey(),
+  ] as const,
   request: { body: { required: true, content: { "application/json": { schema: DraftBody } } } },
   responses: {
     201: {
@@ -78,7 +89,7 @@ const createDraftRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 403, 409, 413, 415, 503),
+    ...errorResponses(400, 401, 403, 409, 413, 415, 429, 503),
   },
 });
 
@@ -88,14 +99,17 @@ const activateRoute = createRoute({
   operationId: "activateMarket",
   tags: ["Market lifecycle"],
   summary: "Deploy the contract of a pending market",
-  description:
-    "Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined.",
+  description: `Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined. ${writeLimitNote("WRITE_LIMIT_ADMIN", "120 a minute", "market drafts, activations, resolutions and house-agent registrations")}`,
   security: BEARER_AUTH,
-  middleware: [requireUser(), honourIdempotencyKey()] as const,
+  middleware: [
+    requireUser(),
+    limitWrites({ name: "admin", limit: (config) => config.WRITE_LIMIT_ADMIN }),
+    honourIdempotencyKey(),
+  ] as const,
   request: { params: SlugParam },
   responses: {
     200: { description: "deployed", content: { "application/json": { schema: Activation } } },
-    ...errorResponses(400, 401, 404, 409, 413, 415, 503),
+    ...errorResponses(400, 401, 404, 409, 413, 415, 429, 503),
   },
 });
 
@@ -103,10 +117,20 @@ const settlementRoute = {
   method: "post" as const,
   tags: ["Market lifecycle"],
   security: BEARER_AUTH,
-  middleware: [requireUser(), requireAdmin(), honourIdempotencyKey()],
+  description: writeLimitNote(
+    "WRITE_LIMIT_ADMIN",
+    "120 a minute",
+    "market drafts, activations, resolutions and house-agent registrations",
+  ),
+  middleware: [
+    requireUser(),
+    requireAdmin(),
+    limitWrites({ name: "admin", limit: (config) => config.WRITE_LIMIT_ADMIN }),
+    honourIdempotencyKey(),
+  ],
   responses: {
     200: { description: "settled on chain", content: { "application/json": { schema: Settlement } } },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 503),
   },
 };
 

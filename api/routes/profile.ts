@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { errorResponses } from "../http/errors";
+import { limitWrites, writeLimitNote } from "../http/writeLimits";
 import { authorOf } from "../journal/authors";
 import { charCount } from "../journal/excerpt";
 import { Author, HttpUrl } from "./schemas";
@@ -43,13 +44,12 @@ const putRoute = createRoute({
   security: BEARER_AUTH,
   tags: ["Journal"],
   summary: "Set one's display name and avatar",
-  description:
-    "Any authenticated user. Replaces the whole profile: an absent `avatarUrl` clears it. The name shows on the user's posts at once, old ones included.",
-  middleware: [requireUser()] as const,
+  description: `Any authenticated user. Replaces the whole profile: an absent \`avatarUrl\` clears it. The name shows on the user's posts at once, old ones included. ${writeLimitNote("WRITE_LIMIT_ACCOUNT", "120 in 10 minutes", "wallet openings, profile changes and deletions")}`,
+  middleware: [requireUser(), limitWrites({ name: "account", limit: (config) => config.WRITE_LIMIT_ACCOUNT })] as const,
   request: { body: { required: true, content: { "application/json": { schema: ProfileBody } } } },
   responses: {
     200: { description: "the profile as stored", content: { "application/json": { schema: Author } } },
-    ...errorResponses(400, 401, 413, 415, 503),
+    ...errorResponses(400, 401, 413, 415, 429, 503),
   },
 });
 

@@ -5,6 +5,7 @@ import { PAYMENT_CHAIN_ID, TEST_NETWORK_CHAIN_ID, toUsdcUnits } from "../../cons
 import { mintPaymentUsdc } from "../chain/paymentChain";
 import type { AppEnv } from "../http/env";
 import { ApiError, errorResponses, validationError } from "../http/errors";
+import { limitWritesPerAddress, writeLimitNote } from "../http/writeLimits";
 import { RESEARCH_DESCRIPTION, RESEARCH_PATH } from "../http/x402";
 import { research } from "../research/research";
 import { ResearchFailedError } from "../research/types";
@@ -117,9 +118,11 @@ const faucetRoute = createRoute({
   operationId: "requestPaymentFaucetGrant",
   tags: ["Paid research"],
   summary: "Test-network faucet: mints test USDC on eip155:5042002 to an address, to pay for research",
-  description:
-    "Only on the local test network. One grant per address per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After.",
+  description: `Only on the local test network. One grant per address per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After. ${writeLimitNote("WRITE_LIMIT_FAUCET", "100 an hour", "faucet requests", "client address")}`,
   security: [],
+  middleware: [
+    limitWritesPerAddress({ name: "payment-faucet", limit: (config) => config.WRITE_LIMIT_FAUCET }),
+  ] as const,
   request: { body: { required: true, content: { "application/json": { schema: FaucetBody } } } },
   responses: {
     200: { description: "minted and mined", content: { "application/json": { schema: FaucetGrant } } },

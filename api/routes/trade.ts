@@ -3,6 +3,7 @@ import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { errorResponses, notFound } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
+import { limitWrites, writeLimitNote } from "../http/writeLimits";
 import { buy } from "../trading/buy";
 import { claim } from "../trading/claim";
 import { sell } from "../trading/sell";
@@ -119,16 +120,20 @@ const writeRoute = <Body extends z.ZodType, Result extends z.ZodType>(
     operationId,
     tags: ["Trades"],
     summary,
-    description,
+    description: `${description} ${writeLimitNote("WRITE_LIMIT_TRADES", "600 a minute", "buys, sells and claims")}`,
     security: BEARER_AUTH,
-    middleware: [requireUser(), honourIdempotencyKey()] as const,
+    middleware: [
+      requireUser(),
+      limitWrites({ name: "trades", limit: (config) => config.WRITE_LIMIT_TRADES }),
+      honourIdempotencyKey(),
+    ] as const,
     request: { body: { required: true, content: { "application/json": { schema: body } } } },
     responses: {
       200: {
         description: "accepted by the bundler: status `pending`; follow it with GET /api/trade/status/{txId}",
         content: { "application/json": { schema: result } },
       },
-      ...errorResponses(400, 401, 404, 409, 413, 415, 422, 503),
+      ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429, 503),
     },
   });
 

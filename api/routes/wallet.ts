@@ -10,6 +10,7 @@ import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { ApiError, chainUnavailable, errorResponses, walletNotFound } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
+import { limitWrites, writeLimitNote } from "../http/writeLimits";
 import { Bond, MAX_BONDS_LIMIT } from "./agents";
 
 const Wallet = z
@@ -51,11 +52,20 @@ const getOrCreateRoute = createRoute({
   operationId: "getOrCreateWallet",
   tags: ["Wallet"],
   summary: "The caller's gasless smart-account wallet, created on first call",
+  description: writeLimitNote(
+    "WRITE_LIMIT_ACCOUNT",
+    "120 in 10 minutes",
+    "wallet openings, profile changes and deletions",
+  ),
   security: BEARER_AUTH,
-  middleware: [requireUser(), honourIdempotencyKey()] as const,
+  middleware: [
+    requireUser(),
+    limitWrites({ name: "account", limit: (config) => config.WRITE_LIMIT_ACCOUNT }),
+    honourIdempotencyKey(),
+  ] as const,
   responses: {
     200: { description: "the wallet", content: { "application/json": { schema: Wallet } } },
-    ...errorResponses(400, 401, 413, 415, 500, 503),
+    ...errorResponses(400, 401, 413, 415, 429, 500, 503),
   },
 });
 
@@ -79,10 +89,13 @@ const faucetRoute = createRoute({
   operationId: "requestFaucetGrant",
   tags: ["Wallet"],
   summary: "Test-network faucet: mints test USDC to the caller's wallet",
-  description:
-    "Only on the test network. One grant per user per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After.",
+  description: `Only on the test network. One grant per user per FAUCET_INTERVAL_SECONDS; a later call is a 429 with Retry-After. ${writeLimitNote("WRITE_LIMIT_FAUCET", "100 an hour", "faucet requests")}`,
   security: BEARER_AUTH,
-  middleware: [requireUser(), honourIdempotencyKey()] as const,
+  middleware: [
+    requireUser(),
+    limitWrites({ name: "faucet", limit: (config) => config.WRITE_LIMIT_FAUCET }),
+    honourIdempotencyKey(),
+  ] as const,
   responses: {
     200: { description: "minted and mined", content: { "application/json": { schema: FaucetGrant } } },
     ...errorResponses(400, 401, 404, 413, 415, 429, 503),
