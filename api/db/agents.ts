@@ -171,10 +171,9 @@ export function agentQueries(db: Db, views: string) {
 
   /** Cash and holdings of each vault; `allRows` keeps emptied position rows, for stats. */
   async function books(client: Client, vaults: string[], allRows: boolean): Promise<Map<string, VaultBook>> {
-    const [positions, cash] = await Promise.all([
-      client.query({ name: "agent_positions", text: positionsSql, values: [vaults, allRows] }),
-      client.query({ name: "agent_cash", text: cashSql, values: [vaults] }),
-    ]);
+    // One client runs one query at a time: these run in turn (pg deprecates queueing them).
+    const positions = await client.query({ name: "agent_positions", text: positionsSql, values: [vaults, allRows] });
+    const cash = await client.query({ name: "agent_cash", text: cashSql, values: [vaults] });
     const result = new Map<string, VaultBook>(vaults.map((vault) => [vault, { cash: 0n, markets: [] }]));
     for (const row of cash.rows) result.get(row.holder)!.cash = BigInt(row.amount);
     for (const row of positions.rows) {
@@ -208,11 +207,9 @@ export function agentQueries(db: Db, views: string) {
   async function records(client: Client, agents: AgentRow[]): Promise<AgentRecord[]> {
     const vaults = agents.map((agent) => agent.vault);
     if (vaults.length === 0) return [];
-    const [vaultBooks, totals, decisions] = await Promise.all([
-      books(client, vaults, true),
-      client.query({ name: "agent_trade_totals", text: tradeTotalsSql, values: [vaults] }),
-      client.query({ name: "agent_decisions_scored", text: decisionsSql, values: [vaults] }),
-    ]);
+    const vaultBooks = await books(client, vaults, true);
+    const totals = await client.query({ name: "agent_trade_totals", text: tradeTotalsSql, values: [vaults] });
+    const decisions = await client.query({ name: "agent_decisions_scored", text: decisionsSql, values: [vaults] });
     return agents.map((agent) => {
       const total = totals.rows.find((row) => row.trader === agent.vault);
       return {
@@ -294,10 +291,8 @@ export function agentQueries(db: Db, views: string) {
     /** A holder's market positions (with tokens or a realized result) and live bonds. */
     holdings(holder: string, bondLimit: number) {
       return snapshot(async (client) => {
-        const [markets, bonds] = await Promise.all([
-          books(client, [holder], true),
-          bondPage(client, { staker: holder, limit: bondLimit, offset: 0 }),
-        ]);
+        const markets = await books(client, [holder], true);
+        const bonds = await bondPage(client, { staker: holder, limit: bondLimit, offset: 0 });
         return { markets: markets.get(holder)!.markets, ...bonds };
       });
     },
