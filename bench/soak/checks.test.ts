@@ -14,6 +14,7 @@ const write = (txId: string, status: AcceptedWrite["status"], side: AcceptedWrit
   txId,
   side,
   status,
+  acceptedAfterMs: 1,
 });
 
 const clientWith = (ids: TradeIds, received: string[]) => {

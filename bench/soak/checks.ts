@@ -11,6 +11,8 @@ export type AcceptedWrite = {
   status: WriteStatus;
   /** Why it failed, as GET /api/trade/status said. */
   error?: string;
+  /** From sending the request to its answer. */
+  acceptedAfterMs: number;
   /** From sending the request to reading `confirmed`. */
   confirmedAfterMs?: number;
 };

@@ -75,7 +75,12 @@ export async function trade(trader: Trader, options: TradingOptions): Promise<vo
     if (answer.status !== 200) {
       options.record.refusals.push(`${order.side} ${answer.status} ${answer.body?.error?.code ?? "?"}`);
     } else {
-      const write: AcceptedWrite = { txId: answer.body.txId, side: order.side, status: "pending" };
+      const write: AcceptedWrite = {
+        txId: answer.body.txId,
+        side: order.side,
+        status: "pending",
+        acceptedAfterMs: performance.now() - sentAt,
+      };
       options.record.writes.push(write);
       if (order.side === "buy") trader.usdcLeft -= order.body.amount as number;
       await follow(trader, write, sentAt, options);
