@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  type AcceptedWrite,
-  countsOf,
-  expectedTradeIds,
-  failedChecks,
-  historyGaps,
-  mergeStreamGaps,
-  streamGaps,
-} from "./checks";
+import { type AcceptedWrite, countsOf, failedChecks, historyGaps, mergeStreamGaps, streamGaps } from "./checks";
 import { Receipts, TradeIds } from "./receipts";
 
 const write = (txId: string, status: AcceptedWrite["status"], side: AcceptedWrite["side"] = "buy"): AcceptedWrite => ({
@@ -25,7 +17,7 @@ const clientWith = (ids: TradeIds, received: string[]) => {
 
 const passing = {
   writes: [write("0xa", "confirmed"), write("0xb", "failed")],
-  history: { missing: [], failedButTraded: [], repeated: [] },
+  history: { missing: [], failedButTraded: [], repeated: [], untold: [] },
   stream: { clients: 2, complete: 2, missing: 0, duplicated: 0, unexpected: [] },
   outOfOrder: 0,
   inconsistent: 0,
@@ -40,21 +32,27 @@ describe("the soak's history check", () => {
       write("0xc", "failed"),
       write("0xd", "confirmed"),
     ];
-    const history = new Map([
-      ["0xa", ["t1"]],
-      ["0xc", ["t3"]],
-      ["0xd", ["t4", "t5"]],
-    ]);
-    expect(historyGaps(writes, history)).toEqual({ missing: ["0xb"], failedButTraded: ["0xc"], repeated: ["0xd"] });
+    const trades = [
+      { id: "t1", userOpHash: "0xa" },
+      { id: "t3", userOpHash: "0xc" },
+      { id: "t4", userOpHash: "0xd" },
+      { id: "t5", userOpHash: "0xd" },
+    ];
+    expect(historyGaps(writes, trades)).toEqual({
+      missing: ["0xb"],
+      failedButTraded: ["0xc"],
+      repeated: ["0xd"],
+      untold: [],
+    });
   });
 
-  it("expects on the stream the trades of confirmed writes only", () => {
-    const writes = [write("0xa", "confirmed"), write("0xb", "failed"), write("0xc", "pending")];
-    const history = new Map([
-      ["0xa", ["t1"]],
-      ["0xb", ["t2"]],
-    ]);
-    expect(expectedTradeIds(writes, history)).toEqual(["t1"]);
+  it("names the trades of writes the API did not accept, and trades sent outside it", () => {
+    const trades = [
+      { id: "t1", userOpHash: "0xa" },
+      { id: "t2", userOpHash: "0xe" },
+      { id: "t3", userOpHash: null },
+    ];
+    expect(historyGaps([write("0xa", "confirmed")], trades).untold).toEqual(["t2", "t3"]);
   });
 });
 
@@ -107,13 +105,13 @@ describe("the soak's verdict", () => {
   it("fails on each kind of gap, one line each", () => {
     const failed = failedChecks({
       writes: [write("0xa", "pending")],
-      history: { missing: ["0xb"], failedButTraded: ["0xc"], repeated: ["0xd"] },
+      history: { missing: ["0xb"], failedButTraded: ["0xc"], repeated: ["0xd"], untold: ["t9"] },
       stream: { clients: 2, complete: 1, missing: 1, duplicated: 0, unexpected: ["x"] },
       outOfOrder: 1,
       inconsistent: 1,
       balanceDifferences: ["USDC of 0x1: indexed 1, chain 2"],
     });
-    expect(failed).toHaveLength(9);
+    expect(failed).toHaveLength(10);
     expect(failed[0]).toBe("1 accepted writes still pending");
     expect(failed.at(-1)).toContain("USDC of 0x1");
   });

@@ -1,6 +1,6 @@
 // The soak's verdicts, as pure functions of what it recorded: every accepted write ended, every
-// confirmed one is in the history (and no failed one is), and every stream client received every
-// confirmed trade exactly once and nothing else.
+// confirmed one is in the history (and no failed or refused one is), and every stream client
+// received every trade of the history exactly once and nothing else.
 
 export type WriteStatus = "pending" | "confirmed" | "failed";
 
@@ -17,8 +17,8 @@ export type AcceptedWrite = {
   confirmedAfterMs?: number;
 };
 
-/** The indexed trades of each user operation: txId → trade ids (`<txHash>-<logIndex>`). */
-export type History = ReadonlyMap<string, readonly string[]>;
+/** A trade of the soak's traders as the history (the indexed views) holds it. */
+export type IndexedTrade = { id: string; userOpHash: string | null };
 
 export type HistoryGaps = {
   /** Confirmed writes without a trade in the history. */
@@ -27,23 +27,26 @@ export type HistoryGaps = {
   failedButTraded: string[];
   /** Confirmed writes with more than one trade (a buy or a sell makes exactly one). */
   repeated: string[];
+  /** Trades of no accepted write: the API answered their write with an error, yet it traded. */
+  untold: string[];
 };
 
-export function historyGaps(writes: readonly AcceptedWrite[], history: History): HistoryGaps {
-  const tradesOf = (write: AcceptedWrite) => history.get(write.txId.toLowerCase())?.length ?? 0;
+export function historyGaps(writes: readonly AcceptedWrite[], trades: readonly IndexedTrade[]): HistoryGaps {
+  const tradesByWrite = new Map<string, number>();
+  for (const trade of trades) {
+    const txId = trade.userOpHash?.toLowerCase() ?? trade.id;
+    tradesByWrite.set(txId, (tradesByWrite.get(txId) ?? 0) + 1);
+  }
+  const tradesOf = (write: AcceptedWrite) => tradesByWrite.get(write.txId.toLowerCase()) ?? 0;
+  const accepted = new Set(writes.map((write) => write.txId.toLowerCase()));
   const confirmed = writes.filter((write) => write.status === "confirmed");
   return {
     missing: confirmed.filter((write) => tradesOf(write) === 0).map((write) => write.txId),
     failedButTraded: writes.filter((w) => w.status === "failed" && tradesOf(w) > 0).map((w) => w.txId),
     repeated: confirmed.filter((write) => tradesOf(write) > 1).map((write) => write.txId),
+    untold: trades.filter((trade) => !accepted.has(trade.userOpHash?.toLowerCase() ?? "")).map((trade) => trade.id),
   };
 }
-
-/** The trade ids every stream client should have received: those of the confirmed writes. */
-export const expectedTradeIds = (writes: readonly AcceptedWrite[], history: History): string[] =>
-  writes
-    .filter((write) => write.status === "confirmed")
-    .flatMap((write) => history.get(write.txId.toLowerCase()) ?? []);
 
 /** What the check needs of one client's receipts (receipts.ts). */
 export type ClientReceipts = { countOf(id: string): number; received(): Iterable<string> };
@@ -56,7 +59,7 @@ export type StreamGaps = {
   missing: number;
   /** Receipts of a trade after its first, summed over clients. */
   duplicated: number;
-  /** Trades received that no confirmed write made, by id. */
+  /** Trades received that are not in the history, by id. */
   unexpected: string[];
 };
 
@@ -126,11 +129,13 @@ export function failedChecks(findings: SoakFindings): string[] {
   if (history.failedButTraded.length > 0)
     failed.push(`${history.failedButTraded.length} failed writes have a trade in the history`);
   if (history.repeated.length > 0) failed.push(`${history.repeated.length} writes with more than one trade`);
+  if (history.untold.length > 0)
+    failed.push(`${history.untold.length} trades from writes the API answered with an error (not accepted)`);
   if (stream.complete < stream.clients)
     failed.push(
       `${stream.clients - stream.complete} of ${stream.clients} stream clients incomplete (${stream.missing} trades missing, ${stream.duplicated} repeated)`,
     );
-  if (stream.unexpected.length > 0) failed.push(`${stream.unexpected.length} streamed trades no confirmed write made`);
+  if (stream.unexpected.length > 0) failed.push(`${stream.unexpected.length} streamed trades not in the history`);
   if (findings.outOfOrder > 0) failed.push(`${findings.outOfOrder} stream events out of order`);
   if (findings.inconsistent > 0) failed.push(`${findings.inconsistent} stream events differing between clients`);
   if (findings.balanceDifferences.length > 0)
