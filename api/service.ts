@@ -10,6 +10,7 @@ import { createApp } from "./app";
 import { createChainAccess } from "./chain/access";
 import type { Config } from "./config";
 import { API_CHANNEL, indexerChannel, listenForChanges } from "./db/changes";
+import { idempotencyQueries } from "./db/idempotency";
 import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
 import { postQueries } from "./db/posts";
@@ -24,6 +25,7 @@ import { ViewCounter } from "./journal/viewCounter";
 import { startStreamFeed } from "./stream/feed";
 import { StreamHub } from "./stream/hub";
 import { reconcileSubmissions } from "./writes/reconcile";
+import { startWriteSettler } from "./writes/settle";
 
 export type ApiService = {
   url: string;
@@ -107,9 +109,17 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
   const app = createApp({ config, pool, logger, cache, chain, stream, postViews, limits });
   await reconcileSubmissions({
     submissions: submissionQueries(pool, config.VIEWS_SCHEMA),
+    idempotency: idempotencyQueries(pool),
     bundlerUrl: config.BUNDLER_URL,
     logger,
   });
+  const writeSettler = config.BUNDLER_URL
+    ? startWriteSettler({
+        submissions: submissionQueries(pool, config.VIEWS_SCHEMA),
+        bundlerUrl: config.BUNDLER_URL,
+        logger,
+      })
+    : undefined;
 
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }) as Server;
   answerClientErrors(server);
@@ -128,6 +138,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
       streamFeed.close();
       const { cut } = await drain(server, config.SHUTDOWN_DRAIN_MS);
       await postViews.stop();
+      await writeSettler?.stop();
       await Promise.all([pool.end(), changes.close(), limits.close()]);
       return { cutConnections: cut };
     },

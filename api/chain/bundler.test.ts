@@ -6,6 +6,8 @@ import {
   classifySendFailure,
   isTransientRefusal,
   isUnreachable,
+  resendOutcomeOf,
+  resendUserOperation,
   SponsoredWriteError,
   UserOperationRejectedError,
   userOperationGasPrice,
@@ -119,5 +121,33 @@ describe("bundler RPC", () => {
       expect(bundlerHolds({ status, transactionHash: null })).toBe(true);
     for (const status of ["not_found", "rejected"]) expect(bundlerHolds({ status, transactionHash: null })).toBe(false);
     expect(bundlerHolds(null)).toBe(false);
+  });
+});
+
+describe("sending a stored operation again", () => {
+  const OPERATION = { sender: "0x01", nonce: "0x0", signature: "0x02" } as never;
+
+  it("sends it with eth_sendUserOperation to EntryPoint v0.7 and reports it accepted", async () => {
+    const requests: unknown[] = [];
+    const bundler = { request: (async (request: unknown) => requests.push(request) && HASH) as never };
+    expect(await resendUserOperation(bundler, OPERATION)).toEqual({ kind: "accepted" });
+    expect(requests).toEqual([
+      { method: "eth_sendUserOperation", params: [OPERATION, "0x0000000071727De22E5E9d8BAf0edAc6f37da032"] },
+    ]);
+  });
+
+  it("reads a used nonce or a duplicate as the operation being known: included or still held", () => {
+    expect(
+      resendOutcomeOf(new Error("UserOperation failed validation with reason: AA25 invalid account nonce")),
+    ).toEqual({ kind: "known" });
+    expect(resendOutcomeOf(new Error("Already known"))).toEqual({ kind: "known" });
+  });
+
+  it("reads any other answer as a refusal with its reason, and no answer as the bundler being unavailable", () => {
+    const expired = Object.assign(new Error("long"), { shortMessage: "AA32 paymaster expired or not due" });
+    expect(resendOutcomeOf(expired)).toEqual({ kind: "refused", reason: "AA32 paymaster expired or not due" });
+    expect(() => resendOutcomeOf(new Error("fetch failed", { cause: new Error("ECONNREFUSED") }))).toThrow(
+      BundlerUnavailableError,
+    );
   });
 });

@@ -2,7 +2,12 @@
 // status of an operation it was sent, and how its failures read. The send path and the crash
 // reconciliation both ask through these functions, so a different bundler changes this file only.
 import { type Client, createClient, type Hex, http, type PublicClient } from "viem";
-import { createBundlerClient } from "viem/account-abstraction";
+import {
+  createBundlerClient,
+  entryPoint07Address,
+  formatUserOperationRequest,
+  type UserOperation,
+} from "viem/account-abstraction";
 import type { SimpleAccount, Sponsor } from "./smartAccount";
 
 /** A sponsored send failed in a way that says nothing about the operation itself. */
@@ -117,6 +122,40 @@ export function isUnreachable(error: unknown): boolean {
       return true;
   }
   return false;
+}
+
+/** A signed operation as the bundler's RPC takes it (hex quantities): fit to store as JSON and send again. */
+export type StoredUserOperation = ReturnType<typeof formatUserOperationRequest>;
+
+export const storedUserOperation = (operation: UserOperation<"0.7">): StoredUserOperation =>
+  formatUserOperationRequest(operation);
+
+/** What came of sending an operation again: taken, already with the bundler or spent on chain, or refused. */
+export type ResendOutcome = { kind: "accepted" } | { kind: "known" } | { kind: "refused"; reason: string };
+
+/**
+ * Sends an operation signed earlier to the bundler again, after the bundler lost it (a restart
+ * empties Alto's mempool). It cannot be included twice: the EntryPoint spends its nonce once, and
+ * the bundler refuses a used nonce (AA25). Throws a BundlerUnavailableError when no bundler answers.
+ */
+export async function resendUserOperation(bundler: Rpc, operation: StoredUserOperation): Promise<ResendOutcome> {
+  try {
+    await bundler.request({
+      method: "eth_sendUserOperation" as never,
+      params: [operation, entryPoint07Address] as never,
+    });
+    return { kind: "accepted" };
+  } catch (error) {
+    return resendOutcomeOf(error);
+  }
+}
+
+/** A refusal of a resend: a duplicate or a used nonce means the operation is held or was included. */
+export function resendOutcomeOf(error: unknown): ResendOutcome {
+  if (isUnreachable(error)) throw new BundlerUnavailableError({ cause: error });
+  const message = String((error as Error | undefined)?.message);
+  if (/\bAA25\b|already known/i.test(message)) return { kind: "known" };
+  return { kind: "refused", reason: (error as { shortMessage?: string }).shortMessage ?? message.slice(0, 300) };
 }
 
 /** A failure of a send, as one of the classes above. */

@@ -41,6 +41,27 @@ export function idempotencyQueries(db: Db) {
       ]);
     },
 
+    /**
+     * After a crash: settles the keys whose requests the crash cut short, once their submissions are
+     * settled. A key whose write was accepted replays the answer recorded with it (sponsored writes
+     * answer 200); a key whose write sent nothing (failed, or never prepared) is freed for the
+     * client's retry. A key whose submission is still unsettled stays in progress.
+     */
+    async settleCutShort(): Promise<{ replayed: number; released: number }> {
+      const replayed = await db.query(
+        `UPDATE api.idempotency_key k SET status = 200, response = s.response::text
+           FROM api.submission s
+          WHERE k.status IS NULL AND s.id = k.submission_id AND s.state = 'submitted' AND s.response IS NOT NULL`,
+      );
+      const released = await db.query(
+        `DELETE FROM api.idempotency_key k
+          WHERE k.status IS NULL
+            AND (k.submission_id IS NULL
+                 OR EXISTS (SELECT 1 FROM api.submission s WHERE s.id = k.submission_id AND s.state = 'failed'))`,
+      );
+      return { replayed: replayed.rowCount ?? 0, released: released.rowCount ?? 0 };
+    },
+
     /** A request that failed before it changed anything releases its key for a retry. */
     async release(userId: string, key: string) {
       await db.query("DELETE FROM api.idempotency_key WHERE user_id = $1 AND key = $2 AND status IS NULL", [

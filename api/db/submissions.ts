@@ -1,3 +1,4 @@
+import type { StoredUserOperation } from "../chain/bundler";
 import type { Db } from "./pool";
 
 /** The feature that sent a write: a lowercase label (`buy`, `tip`, `bond`, ...), open to new features. */
@@ -21,26 +22,67 @@ export type SubmissionRow = {
 
 export function submissionQueries(db: Db, views: string) {
   return {
-    /** Records a write about to be sent; its id names it until the operation has a hash. */
+    /**
+     * Records a write about to be sent; its id names it until the operation has a hash. The request's
+     * Idempotency-Key, if any, is linked to it in the same statement, so that a crash never leaves
+     * a key whose write cannot be found.
+     */
     async prepare(submission: {
       userId: string;
       kind: WriteKind;
       request: unknown;
       validUntilSeconds: number;
+      idempotencyKey?: string;
     }): Promise<string> {
       const { rows } = await db.query<{ id: string }>(
-        "INSERT INTO api.submission (user_id, kind, request, state, valid_until) VALUES ($1, $2, $3, 'prepared', to_timestamp($4)) RETURNING id",
-        [submission.userId, submission.kind, JSON.stringify(submission.request), submission.validUntilSeconds],
+        `WITH prepared AS (
+           INSERT INTO api.submission (user_id, kind, request, state, valid_until)
+           VALUES ($1, $2, $3, 'prepared', to_timestamp($4)) RETURNING id
+         ), linked AS (
+           UPDATE api.idempotency_key SET submission_id = (SELECT id FROM prepared)
+            WHERE user_id = $1 AND key = $5 AND status IS NULL
+         )
+         SELECT id FROM prepared`,
+        [
+          submission.userId,
+          submission.kind,
+          JSON.stringify(submission.request),
+          submission.validUntilSeconds,
+          submission.idempotencyKey ?? null,
+        ],
       );
       return rows[0]!.id;
     },
 
-    /** Names the operation about to be sent: after a crash, the bundler can be asked about it. */
-    async attach(id: string, userOpHash: string) {
+    /**
+     * Names the operation about to be sent, with the answer its user will get and the signed
+     * operation itself: after a crash, the bundler can be asked about it, a retry under the same
+     * Idempotency-Key gets that answer, and an operation a bundler lost can be sent again.
+     */
+    async attach(id: string, userOpHash: string, response: unknown, operation: StoredUserOperation | null) {
       await db.query(
-        "UPDATE api.submission SET user_op_hash = $2, updated_at = now() WHERE id = $1 AND state = 'prepared'",
-        [id, userOpHash],
+        "UPDATE api.submission SET user_op_hash = $2, response = $3, user_op = $4, updated_at = now() WHERE id = $1 AND state = 'prepared'",
+        [id, userOpHash, JSON.stringify(response), operation && JSON.stringify(operation)],
       );
+    },
+
+    /**
+     * Accepted writes the indexer has not seen, still inside their sponsorship's validity, accepted
+     * more than `settledForMs` ago, with their signed operation: the ones a bundler may have lost and
+     * that can be sent again. (Without a stored operation, only the deadline settles a write.)
+     */
+    async unindexed(
+      settledForMs: number,
+    ): Promise<{ id: string; user_op_hash: string; user_op: StoredUserOperation }[]> {
+      const { rows } = await db.query(
+        `SELECT s.id, s.user_op_hash, s.user_op
+           FROM api.submission s
+          WHERE s.state = 'submitted' AND s.valid_until > now() AND s.user_op IS NOT NULL
+            AND s.updated_at < now() - make_interval(secs => $1::double precision / 1000)
+            AND NOT EXISTS (SELECT 1 FROM "${views}".user_operation u WHERE u.hash = s.user_op_hash)`,
+        [settledForMs],
+      );
+      return rows;
     },
 
     /** Submissions whose send may have been cut short by a crash. */
@@ -57,6 +99,21 @@ export function submissionQueries(db: Db, views: string) {
       await db.query(
         "UPDATE api.submission SET state = 'submitted', user_op_hash = $2, tx_hash = $3, response = $4, updated_at = now() WHERE id = $1",
         [id, userOpHash, txHash, JSON.stringify(response)],
+      );
+    },
+
+    /**
+     * A submission the reconciliation found with the bundler or the indexer: it keeps the answer
+     * recorded when it was named, with the bundle transaction filled in when the bundler knows it.
+     */
+    async settleSubmitted(id: string, txHash: string | null) {
+      await db.query(
+        `UPDATE api.submission
+            SET state = 'submitted', tx_hash = coalesce($2, tx_hash), updated_at = now(),
+                response = CASE WHEN $2::text IS NOT NULL AND response ? 'txHash'
+                                THEN jsonb_set(response, '{txHash}', to_jsonb($2::text)) ELSE response END
+          WHERE id = $1`,
+        [id, txHash],
       );
     },
 

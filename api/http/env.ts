@@ -54,6 +54,8 @@ export type AppEnv = {
     verifyToken: (authorization: string | undefined) => Promise<User>;
     /** Set by requireUser on authenticated routes. */
     user: User;
+    /** The Idempotency-Key this request claimed (honourIdempotencyKey): its write links it to its submission. */
+    idempotencyKey?: string;
     /** Public reads kept until the data under them changes; absent when READ_CACHE_TTL_MS is 0. */
     readCache?: ReadCache;
     /** Counts post views in memory and writes them in batches. */

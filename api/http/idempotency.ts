@@ -35,6 +35,7 @@ export const honourIdempotencyKey = (): MiddlewareHandler<AppEnv> => async (c, n
       "idempotent-replayed": "true",
     });
   }
+  c.set("idempotencyKey", key);
   try {
     await next();
   } catch (error) {

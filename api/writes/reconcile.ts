@@ -1,20 +1,28 @@
 // On start: settle the writes that a crash may have cut short. A submission still `prepared` was
 // recorded but the answer of the bundler never was. If the indexer or the bundler knows its user
 // operation, it was sent; otherwise nothing was sent (or the bundler dropped it), and it fails so
-// that no record stays pending for ever.
+// that no record stays pending for ever. Then the Idempotency-Keys of the requests the crash cut
+// short are settled from their submissions, so that a client retrying with its key is answered
+// (replayed, or acted on anew when nothing was sent) rather than told "in progress" for a day.
 
 import type { Logger } from "pino";
 import type { Hex } from "viem";
 import { bundlerHolds, bundlerRpc, type UserOperationStatus, userOperationStatus } from "../chain/bundler";
+import type { idempotencyQueries } from "../db/idempotency";
 import type { submissionQueries } from "../db/submissions";
 
 export type ReconcileSubmissionsParameters = {
   submissions: ReturnType<typeof submissionQueries>;
+  idempotency: ReturnType<typeof idempotencyQueries>;
   bundlerUrl: string | undefined;
   logger: Logger;
 };
 
-export type ReconcileSubmissionsReturnType = { submitted: number; failed: number };
+export type ReconcileSubmissionsReturnType = {
+  submitted: number;
+  failed: number;
+  keys: { replayed: number; released: number };
+};
 
 export async function reconcileSubmissions(
   parameters: ReconcileSubmissionsParameters,
@@ -35,20 +43,17 @@ export async function reconcileSubmissions(
       }
     }
     if (row.user_op_hash && sent) {
-      await submissions.submitted(
-        row.id,
-        row.user_op_hash,
-        typeof sent === "object" ? sent.transactionHash : null,
-        null,
-      );
+      await submissions.settleSubmitted(row.id, typeof sent === "object" ? sent.transactionHash : null);
       submitted++;
     } else {
       await submissions.failed(row.id, "not sent: the API stopped before the bundler accepted it");
       failed++;
     }
   }
-  if (submitted + failed > 0) logger.info({ submitted, failed }, "reconciled unfinished submissions");
-  return { submitted, failed };
+  const keys = await parameters.idempotency.settleCutShort();
+  if (submitted + failed + keys.replayed + keys.released > 0)
+    logger.info({ submitted, failed, keys }, "reconciled unfinished submissions");
+  return { submitted, failed, keys };
 }
 
 async function heldBy(bundler: ReturnType<typeof bundlerRpc> | undefined, hash: Hex) {

@@ -2,8 +2,9 @@
 // next): record the submission, pick the sponsor, send to the bundler, record the answer. A crash
 // at any point leaves a record that api/writes/reconcile.ts settles on the next start.
 import type { Hex } from "viem";
+import type { UserOperation } from "viem/account-abstraction";
 import { SPONSORSHIP_VALIDITY_SECONDS } from "../../constants";
-import { BundlerUnavailableError, UserOperationRejectedError } from "../chain/bundler";
+import { BundlerUnavailableError, storedUserOperation, UserOperationRejectedError } from "../chain/bundler";
 import { type Call, type SponsorChoice, sendSponsoredUserOperation } from "../chain/sendUserOperation";
 import type { Config } from "../config";
 import type { WriteKind } from "../db/submissions";
@@ -11,7 +12,7 @@ import type { AppEnv } from "../http/env";
 import { ApiError, bundlerUnavailable, chainUnavailable } from "../http/errors";
 
 /** What a write needs of the request's context: `c.var` fits. */
-export type WriteContext = Pick<AppEnv["Variables"], "config" | "chain" | "db" | "log">;
+export type WriteContext = Pick<AppEnv["Variables"], "config" | "chain" | "db" | "log" | "idempotencyKey">;
 
 export type SponsoredWriteParameters<Answer> = {
   userId: string;
@@ -65,6 +66,7 @@ export async function sponsoredWrite<Answer>(
     kind: parameters.kind,
     request: parameters.request,
     validUntilSeconds: Math.floor(Date.now() / 1000) + SPONSORSHIP_VALIDITY_SECONDS,
+    idempotencyKey: context.idempotencyKey,
   });
   try {
     const sent = await sendSponsoredUserOperation({
@@ -73,8 +75,10 @@ export async function sponsoredWrite<Answer>(
       sponsor,
       ownerKey: parameters.ownerKey,
       calls: parameters.calls,
-      beforeSend: async (hash) => {
-        await db.submissions.attach(id, hash);
+      // The signed operation is kept so that one a bundler loses can be sent again (api/writes/settle.ts).
+      beforeSend: async (hash: Hex, operation?: UserOperation<"0.7">) => {
+        const answer = parameters.answer({ txId: hash, txHash: null });
+        await db.submissions.attach(id, hash, answer, operation ? storedUserOperation(operation) : null);
         await parameters.beforeSend?.(hash);
       },
     });

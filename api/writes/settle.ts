@@ -1,0 +1,83 @@
+// While the API runs: writes it answered `pending` must not stay pending because the bundler lost
+// them. Alto keeps its mempool in memory, so a bundler killed after accepting an operation and
+// before bundling it forgets it, and nothing else would ever include it. The settler asks the
+// bundler about every accepted write the indexer has not seen; one the bundler no longer holds is
+// sent again from its stored signed operation. The EntryPoint spends a nonce once, so a resend can
+// never spend twice: at worst the bundler answers that the nonce is used (it was included).
+import type { Logger } from "pino";
+import type { Hex } from "viem";
+import {
+  bundlerHolds,
+  bundlerRpc,
+  isUnreachable,
+  type ResendOutcome,
+  resendUserOperation,
+  type UserOperationStatus,
+  userOperationStatus,
+} from "../chain/bundler";
+import type { submissionQueries } from "../db/submissions";
+
+/** How long after its acceptance a write is left to the bundler before the settler looks at it. */
+export const SETTLE_AFTER_MS = 3_000;
+
+export type SettleLostWritesParameters = {
+  submissions: Pick<ReturnType<typeof submissionQueries>, "unindexed" | "failed">;
+  bundler: ReturnType<typeof bundlerRpc>;
+  logger: Logger;
+};
+
+export type SettleLostWritesReturnType = { resent: number; dropped: number };
+
+/** What to do with an accepted, unindexed write, from what the bundler says of it. */
+export const lostWriteAction = (status: UserOperationStatus | null): "wait" | "resend" =>
+  bundlerHolds(status) ? "wait" : "resend";
+
+/** The submission's new state after a resend: a refusal fails it, since no one holds it any more. */
+export const failureOfResend = (outcome: ResendOutcome): string | null =>
+  outcome.kind === "refused" ? `dropped by the bundler, and refused when sent again: ${outcome.reason}` : null;
+
+/** One pass over the accepted writes the indexer has not seen. */
+export async function settleLostWrites(parameters: SettleLostWritesParameters): Promise<SettleLostWritesReturnType> {
+  const { submissions, bundler, logger } = parameters;
+  let resent = 0;
+  let dropped = 0;
+  for (const row of await submissions.unindexed(SETTLE_AFTER_MS)) {
+    const status = await userOperationStatus(bundler, row.user_op_hash as Hex);
+    if (lostWriteAction(status) !== "resend") continue;
+    const outcome = await resendUserOperation(bundler, row.user_op);
+    const failure = failureOfResend(outcome);
+    if (failure) {
+      await submissions.failed(row.id, failure);
+      dropped++;
+    } else if (outcome.kind === "accepted") resent++;
+  }
+  if (resent + dropped > 0) logger.info({ resent, dropped }, "settled writes the bundler had lost");
+  return { resent, dropped };
+}
+
+/** Runs `settleLostWrites` every `intervalMs` until stopped; a pass never overlaps the next. */
+export function startWriteSettler(options: {
+  submissions: SettleLostWritesParameters["submissions"];
+  bundlerUrl: string;
+  logger: Logger;
+  intervalMs?: number;
+}): { stop: () => Promise<void> } {
+  const bundler = bundlerRpc(options.bundlerUrl);
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() =>
+      settleLostWrites({ submissions: options.submissions, bundler, logger: options.logger }).catch((error) => {
+        // A bundler that is down is asked again on the next pass; anything else is worth a warning.
+        if (!isUnreachable(error))
+          options.logger.warn({ err: error }, "settling lost writes failed; tried again on the next pass");
+      }),
+    );
+  }, options.intervalMs ?? 2_000);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
