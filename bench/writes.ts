@@ -1,14 +1,21 @@
 // The "writes" table: from POST /api/trade/buy to the status route answering `confirmed` (p50,
-// p99) on automine and on 1-second blocks, and confirmed buys per second with 50 users trading.
+// p99) on automine and on 1-second blocks; confirmed buys per second with 50 and 200 users each
+// buying one at a time on automine, beside the floor of the same run: the bundler alone
+// (bench/writesFloor.ts) with the same accounts and the same buy.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { ownerKeyFor } from "../api/chain/walletKeys";
 import { type Stack, startStack } from "../scripts/stack";
+import { LOCAL_WALLET_MASTER_KEY } from "../scripts/stack/keys";
 import { tokenFor } from "../test/helpers/tokens";
 import { median, percentile, printTable } from "./stats";
+import { sustainedFloor } from "./writesFloor";
 
-const USERS = 50;
+const USER_COUNTS = [50, 200];
 const SUSTAINED_SECONDS = Number(process.env.BENCH_SECONDS ?? 10) * 2;
+/** How often a writer asks the status route; each ask is a request the API serves meanwhile. */
+const STATUS_POLL_MS = 20;
 
 export async function benchWrites() {
   const rows: string[][] = [];
@@ -23,44 +30,63 @@ export async function benchWrites() {
     });
     try {
       const client = apiClient(stack);
-      const tokens = await Promise.all(Array.from({ length: USERS }, (_, i) => tokenFor(`bench-writer-${i}`)));
-      await Promise.all(tokens.map((token) => client.post("/api/wallet/get-or-create", undefined, token)));
-      await Promise.all(tokens.map((token) => client.post("/api/wallet/faucet", undefined, token)));
-      // Each account's first operation deploys it; that cost is paid once and not measured.
-      await Promise.all(tokens.map((token) => client.buyConfirmed(token)));
+      const automine = blockTimeMs === 0;
+      // User ids of this run only: the faucet grants each user once an hour, in a database that outlives runs.
+      const run = Date.now().toString(36);
+      const userIds = Array.from({ length: automine ? Math.max(...USER_COUNTS) : 1 }, (_, i) => `writer-${run}-${i}`);
+      const tokens = await Promise.all(userIds.map((id) => tokenFor(id)));
+      // Set up 50 at a time: 200 faucet grants at once time out waiting for the API's database pool.
+      await inBatches(tokens, (token) => client.post("/api/wallet/get-or-create", undefined, token));
+      await inBatches(tokens, (token) => client.post("/api/wallet/faucet", undefined, token));
+      // Each account's first operation deploys it and approves the market; paid once, not measured.
+      await inBatches(tokens, (token) => client.buyConfirmed(token));
 
-      const samples = blockTimeMs === 0 ? 100 : 30;
+      const samples = automine ? 100 : 30;
       const latencies: number[] = [];
       for (let i = 0; i < samples; i++) latencies.push(await client.buyConfirmed(tokens[0]!));
-      let sustained = "";
-      if (blockTimeMs === 0) {
-        const deadline = performance.now() + SUSTAINED_SECONDS * 1000;
-        let confirmed = 0;
-        await Promise.all(
-          tokens.map(async (token) => {
-            while (performance.now() < deadline) {
-              await client.buyConfirmed(token);
-              confirmed++;
-            }
-          }),
-        );
-        sustained = `${(confirmed / SUSTAINED_SECONDS).toFixed(1)} confirmed buys/s (${USERS} users, ${SUSTAINED_SECONDS} s)`;
-      }
+      const chain = automine ? "automine" : "1-second blocks";
       rows.push([
-        blockTimeMs === 0 ? "automine" : "1-second blocks",
+        chain,
+        "1, in a row",
         `p50 ${median(latencies).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (${samples} buys)`,
-        sustained,
+        "",
+        "",
+        "",
       ]);
+      if (!automine) continue;
+      for (const users of USER_COUNTS) {
+        const ours = await client.sustained(tokens.slice(0, users), SUSTAINED_SECONDS);
+        const oursLoad = loadavg()[0]!;
+        const floor = await sustainedFloor({
+          stack,
+          ownerKeys: userIds.slice(0, users).map((id) => ownerKeyFor(LOCAL_WALLET_MASTER_KEY, id)),
+          market: stack.deployment.markets[1]!.address,
+          seconds: SUSTAINED_SECONDS,
+        });
+        rows.push([
+          chain,
+          String(users),
+          `p50 ${median(ours.latencies).toFixed(0)} ms, p99 ${percentile(ours.latencies, 99).toFixed(0)} ms`,
+          `${ours.perSecond.toFixed(1)} (load ${oursLoad.toFixed(1)})`,
+          `${floor.toFixed(1)} (load ${loadavg()[0]!.toFixed(1)})`,
+          (ours.perSecond / floor).toFixed(2),
+        ]);
+      }
     } finally {
       await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
   printTable(
-    "writes (POST /api/trade/buy until GET /api/trade/status says confirmed)",
-    ["chain", "buy -> confirmed", "sustained"],
+    `writes (POST /api/trade/buy until GET /api/trade/status says confirmed; floor: the bundler alone, no API, no estimation; ${SUSTAINED_SECONDS} s each; load = 1-minute load average after)`,
+    ["chain", "users", "buy -> confirmed", "confirmed buys/s", "floor buys/s", "ours / floor"],
     rows,
   );
+}
+
+async function inBatches<T>(items: T[], each: (item: T) => Promise<unknown>, size = 50) {
+  for (let start = 0; start < items.length; start += size)
+    await Promise.all(items.slice(start, start + size).map(each));
 }
 
 function apiClient(stack: Stack) {
@@ -75,21 +101,33 @@ function apiClient(stack: Stack) {
     return json;
   };
   const slug = stack.deployment.markets[1]!.slug;
+  /** One buy, polled until confirmed; the milliseconds it took. */
+  const buyConfirmed = async (token: string): Promise<number> => {
+    const started = performance.now();
+    const { txId } = await post("/api/trade/buy", { marketSlug: slug, outcome: "Yes", amount: 1 }, token);
+    for (;;) {
+      const response = await fetch(`${stack.apiUrl}/api/trade/status/${txId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const { status } = (await response.json()) as { status: string };
+      if (status === "confirmed") return performance.now() - started;
+      if (status === "failed") throw new Error(`buy ${txId} failed`);
+      await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
+    }
+  };
   return {
     post,
-    /** One buy, polled until confirmed; the milliseconds it took. */
-    async buyConfirmed(token: string): Promise<number> {
-      const started = performance.now();
-      const { txId } = await post("/api/trade/buy", { marketSlug: slug, outcome: "Yes", amount: 1 }, token);
-      for (;;) {
-        const response = await fetch(`${stack.apiUrl}/api/trade/status/${txId}`, {
-          headers: { authorization: `Bearer ${token}` },
-        });
-        const { status } = (await response.json()) as { status: string };
-        if (status === "confirmed") return performance.now() - started;
-        if (status === "failed") throw new Error(`buy ${txId} failed`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+    buyConfirmed,
+    /** Every user buys one at a time for `seconds`: confirmed buys per second and each buy's latency. */
+    async sustained(tokens: string[], seconds: number) {
+      const deadline = performance.now() + seconds * 1000;
+      const latencies: number[] = [];
+      await Promise.all(
+        tokens.map(async (token) => {
+          while (performance.now() < deadline) latencies.push(await buyConfirmed(token));
+        }),
+      );
+      return { perSecond: latencies.length / seconds, latencies };
     },
   };
 }

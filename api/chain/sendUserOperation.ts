@@ -4,10 +4,19 @@ import { type Address, type Hex, http } from "viem";
 import { createPaymasterClient, getUserOperationHash, type UserOperation } from "viem/account-abstraction";
 import { SPONSORSHIP_VALIDITY_SECONDS } from "../../constants";
 import type { ChainAccess } from "./access";
-import { bundleTransaction, classifySendFailure, sponsoredBundlerClient, withRetries } from "./bundler";
+import {
+  bundleTransaction,
+  classifySendFailure,
+  isTransientRefusal,
+  isUnreachable,
+  sponsoredBundlerClient,
+  userOperationGasPrice,
+  withRetries,
+} from "./bundler";
 import { createDeploymentGate } from "./deploymentGate";
+import { callGasEstimate, createGasLimitCache, gasShapeKey, type ValidationGasLimits } from "./gasLimits";
 import { verifyingPaymaster } from "./paymaster";
-import { type Sponsor, simpleAccount } from "./smartAccount";
+import { keptSimpleAccount, type Sponsor } from "./smartAccount";
 
 export type Call = { to: Address; data: Hex };
 
@@ -41,6 +50,16 @@ export const randomNonceKey = () =>
   BigInt(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex")}`);
 
 const deploymentGate = createDeploymentGate();
+const gasLimits = createGasLimitCache();
+
+type Prepared = Omit<UserOperation<"0.7">, "signature" | "paymaster" | "paymasterData">;
+
+/** The bundler refused an operation whose limits were kept from an earlier estimate. */
+class KnownLimitsRefused extends Error {
+  constructor(cause: unknown) {
+    super("refused with known gas limits", { cause });
+  }
+}
 
 /**
  * Sends the calls as one user operation, gas sponsored. Fails with a BundlerUnavailableError
@@ -61,7 +80,7 @@ export async function sendSponsoredUserOperation(
   // The caller's own failure (its record could not be written) passes through as it is.
   let beforeSendFailure: { error: unknown } | undefined;
   try {
-    const account = await simpleAccount(chain.publicClient, parameters.ownerKey);
+    const account = await keptSimpleAccount(chain.publicClient, parameters.ownerKey);
     const paymaster: Sponsor =
       "paymasterUrl" in parameters.sponsor
         ? createPaymasterClient({ transport: http(parameters.sponsor.paymasterUrl) })
@@ -76,40 +95,79 @@ export async function sendSponsoredUserOperation(
       bundlerUrl: parameters.bundlerUrl,
       paymaster,
     });
-    const nonceKey = randomNonceKey();
+    // A key never used before has sequence 0: the nonce needs no round trip.
+    const nonce = randomNonceKey() << 64n;
     const validUntil = Math.floor(Date.now() / 1000) + SPONSORSHIP_VALIDITY_SECONDS;
+    const callData = await account.encodeCalls(calls);
+    const shape = gasShapeKey({
+      sponsor:
+        "paymasterUrl" in parameters.sponsor
+          ? parameters.sponsor.paymasterUrl
+          : chain.deployment.contracts.verifyingPaymaster,
+      callData,
+    });
 
-    const send = async () => {
-      const nonce = await account.getNonce({ key: nonceKey });
-      return withRetries(async () => {
-        // prepareUserOperation leaves its estimation stub in `signature`; the account signs anew.
-        const { signature: _stub, ...prepared } = await bundler.prepareUserOperation({ calls, nonce });
-        // Under load a few operations ran out of gas on chain with the bare estimate; the EntryPoint
-        // charges only a tenth of what goes unused, so the margin is cheap.
-        const callGasLimit = paddedCallGasLimit(prepared.callGasLimit);
-        const sponsorship = await paymaster.getPaymasterData({
-          ...prepared,
-          callGasLimit,
-          chainId,
-          entryPointAddress: account.entryPoint.address,
-        } as Parameters<typeof paymaster.getPaymasterData>[0]);
-        const operation = { ...prepared, callGasLimit, ...sponsorship } as unknown as UserOperation<"0.7">;
-        const signature = await account.signUserOperation(operation);
-        const hash = getUserOperationHash({
-          userOperation: { ...operation, signature },
-          entryPointAddress: account.entryPoint.address,
-          entryPointVersion: "0.7",
-          chainId,
-        });
-        await beforeSend(hash).catch((error) => {
-          beforeSendFailure = { error };
-          throw error;
-        });
-        return bundler.sendUserOperation({ ...operation, signature } as unknown as Parameters<
-          typeof bundler.sendUserOperation
-        >[0]);
-      });
+    /** The operation with its gas limits, estimated by the bundler or from the limits known for its shape. */
+    const prepare = async (known: ValidationGasLimits | undefined): Promise<Prepared> => {
+      if (known) {
+        const [fees, callGasLimit] = await Promise.all([
+          userOperationGasPrice(bundler),
+          callGasEstimate(chain.publicClient, {
+            entryPoint: account.entryPoint.address,
+            sender: account.address,
+            callData,
+          }),
+        ]);
+        return { sender: account.address, nonce, callData, callGasLimit, ...fees, ...known };
+      }
+      // prepareUserOperation leaves its estimation stub in `signature`; the account signs anew.
+      const { signature: _stub, ...estimated } = await bundler.prepareUserOperation({ callData, nonce });
+      if (!estimated.factory) gasLimits.remember(shape, estimated);
+      return estimated as Prepared;
     };
+
+    const sendWith = async (known: ValidationGasLimits | undefined) => {
+      const prepared = await prepare(known);
+      // Under load a few operations ran out of gas on chain with the bare estimate; the EntryPoint
+      // charges only a tenth of what goes unused, so the margin is cheap.
+      const callGasLimit = paddedCallGasLimit(prepared.callGasLimit);
+      const sponsorship = await paymaster.getPaymasterData({
+        ...prepared,
+        callGasLimit,
+        chainId,
+        entryPointAddress: account.entryPoint.address,
+      } as Parameters<typeof paymaster.getPaymasterData>[0]);
+      const operation = { ...prepared, callGasLimit, ...sponsorship } as unknown as UserOperation<"0.7">;
+      const signature = await account.signUserOperation(operation);
+      const hash = getUserOperationHash({
+        userOperation: { ...operation, signature },
+        entryPointAddress: account.entryPoint.address,
+        entryPointVersion: "0.7",
+        chainId,
+      });
+      await beforeSend(hash).catch((error) => {
+        beforeSendFailure = { error };
+        throw error;
+      });
+      return bundler
+        .sendUserOperation({ ...operation, signature } as unknown as Parameters<typeof bundler.sendUserOperation>[0])
+        .catch((error) => {
+          throw known && !isUnreachable(error) && !isTransientRefusal(error) ? new KnownLimitsRefused(error) : error;
+        });
+    };
+
+    const send = () =>
+      withRetries(async () => {
+        const known = (await account.isDeployed()) ? gasLimits.get(shape) : undefined;
+        try {
+          return await sendWith(known);
+        } catch (error) {
+          if (!(error instanceof KnownLimitsRefused)) throw error;
+          // The bundler refused limits kept from an earlier estimate: estimate this shape again.
+          gasLimits.forget(shape);
+          return sendWith(undefined);
+        }
+      });
 
     const userOpHash = await deploymentGate.send({
       account,

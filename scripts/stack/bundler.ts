@@ -3,6 +3,7 @@
 // line, which any user of the host sees with `ps`; a process's environment only its owner reads.
 import { join } from "node:path";
 import { entryPoint07Address } from "viem/account-abstraction";
+import { localExtraExecutorKeys } from "./keys";
 import { type Child, rpcAnswers, startNodeChild, waitUntil } from "./processes";
 
 const ALTO = join(import.meta.dirname, "../../node_modules/.bin/alto");
@@ -38,10 +39,21 @@ export async function startBundler(options: {
       // One user may have many operations in flight (parallel nonce keys), e.g. an agent trading fast.
       "--mempool-max-parallel-ops",
       "100",
+      // Alto waits min-bundle-interval plus 10 ms per operation of the last minute between bundles,
+      // up to max-bundle-interval (default 1 s): under load a write waited most of a second for
+      // its bundle. A bundle every 50 ms at most keeps that wait short; the extra executors let
+      // the next bundle go while the last one is being mined.
+      "--min-bundle-interval",
+      "10",
+      "--max-bundle-interval",
+      "50",
     ],
     {
       logFile: options.logFile,
-      env: { ALTO_EXECUTOR_PRIVATE_KEYS: options.executorKey, ALTO_UTILITY_PRIVATE_KEY: options.utilityKey },
+      env: {
+        ALTO_EXECUTOR_PRIVATE_KEYS: [options.executorKey, ...localExtraExecutorKeys()].join(","),
+        ALTO_UTILITY_PRIVATE_KEY: options.utilityKey,
+      },
     },
   );
   options.onSpawn?.(child);

@@ -16,6 +16,17 @@ export function localKeys(): Record<Role, `0x${string}`> {
   ) as Record<Role, `0x${string}`>;
 }
 
+/**
+ * More of the mnemonic's funded accounts, as the local bundler's extra executors: Alto holds an
+ * executor until its bundle is in a block, so with one executor bundles go out one at a time.
+ * Index 5 is the payment chain's facilitator; these follow it.
+ */
+export function localExtraExecutorKeys(count = 4): `0x${string}`[] {
+  return Array.from({ length: count }, (_, i) =>
+    toHex(mnemonicToAccount(TEST_MNEMONIC, { addressIndex: 6 + i }).getHdKey().privateKey!),
+  );
+}
+
 /** Local-only secrets of the API: a JWT signing secret (kept beside the API, which mints local tokens) and the wallet master key. Test values. */
 export { LOCAL_JWT_AUDIENCE, LOCAL_JWT_ISSUER, LOCAL_JWT_SECRET } from "../../api/auth/localToken";
 export const LOCAL_WALLET_MASTER_KEY: `0x${string}` =
