@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./http/errors";
-import { fillPriceSeries, MAX_PRICE_POINTS, priceWindow } from "./priceSeries";
+import { bucketTimestamp, fillPriceSeries, MAX_PRICE_POINTS, priceHistoryJson, priceWindow } from "./priceSeries";
 
 const HOUR = 3_600;
 const T0 = 1_767_225_600; // 2026-01-01T00:00:00Z, a bucket start for every interval
@@ -67,11 +67,11 @@ describe("fillPriceSeries", () => {
   const window = { first: T0, last: T0 + 4 * HOUR, size: HOUR };
 
   it("gives each bucket its close and carries the previous price through buckets without trades", () => {
-    const closes = new Map([
-      [T0 + HOUR, [0.6, 0.4]],
-      [T0 + 3 * HOUR, [0.7, 0.3]],
-    ]);
-    const points = fillPriceSeries({ window, interval: "1h", end: window.last, closes, opening: [0.5, 0.5] });
+    const candles = [
+      { start: T0 + HOUR, close: [0.6, 0.4] },
+      { start: T0 + 3 * HOUR, close: [0.7, 0.3] },
+    ];
+    const points = fillPriceSeries({ window, interval: "1h", end: window.last, candles, opening: [0.5, 0.5] });
     expect(points).toEqual([
       { start: T0, prices: [0.5, 0.5] },
       { start: T0 + HOUR, prices: [0.6, 0.4] },
@@ -81,24 +81,69 @@ describe("fillPriceSeries", () => {
     ]);
   });
 
-  it("opens with the last close before the window", () => {
-    const points = fillPriceSeries({ window, interval: "1h", end: T0, closes: new Map(), opening: [0.2, 0.8] });
-    expect(points).toEqual([{ start: T0, prices: [0.2, 0.8] }]);
+  it("opens with the last close before the window, else with the opening prices", () => {
+    const before = [{ start: T0 - 5 * HOUR, close: [0.2, 0.8] }];
+    const run = (candles: typeof before) =>
+      fillPriceSeries({ window, interval: "1h", end: T0 + HOUR, candles, opening: [0.5, 0.5] });
+    expect(run(before)).toEqual([
+      { start: T0, prices: [0.2, 0.8] },
+      { start: T0 + HOUR, prices: [0.2, 0.8] },
+    ]);
+    expect(run([])[0]).toEqual({ start: T0, prices: [0.5, 0.5] });
   });
 
   it("runs past window.last to a later end (trades stamped ahead of the clock)", () => {
-    const closes = new Map([[T0 + 6 * HOUR, [0.9, 0.1]]]);
-    const points = fillPriceSeries({ window, interval: "1h", end: T0 + 6 * HOUR, closes, opening: [0.5, 0.5] });
+    const candles = [{ start: T0 + 6 * HOUR, close: [0.9, 0.1] }];
+    const points = fillPriceSeries({ window, interval: "1h", end: T0 + 6 * HOUR, candles, opening: [0.5, 0.5] });
     expect(points).toHaveLength(7);
     expect(points.at(-1)).toEqual({ start: T0 + 6 * HOUR, prices: [0.9, 0.1] });
   });
 
   it("answers 400 when the end would take the series past MAX_PRICE_POINTS", () => {
     const end = T0 + MAX_PRICE_POINTS * HOUR;
-    const error = rejection(() => fillPriceSeries({ window, interval: "1h", end, closes: new Map(), opening: [1] }));
+    const error = rejection(() => fillPriceSeries({ window, interval: "1h", end, candles: [], opening: [1] }));
     expect(error).toMatchObject({ status: 400, details: { parameter: "from" } });
-    expect(fillPriceSeries({ window, interval: "1h", end: end - HOUR, closes: new Map(), opening: [1] })).toHaveLength(
+    expect(fillPriceSeries({ window, interval: "1h", end: end - HOUR, candles: [], opening: [1] })).toHaveLength(
       MAX_PRICE_POINTS,
     );
+  });
+});
+
+describe("priceHistoryJson", () => {
+  const points = [
+    { start: T0, prices: [0.1 + 0.2, 1e-7, 0.000012345] },
+    { start: T0 + HOUR, prices: [2 / 3, 0, 5e-324] },
+    { start: T0 + 2 * HOUR, prices: [0.25] },
+  ];
+  const asObjects = (outcomes: string[]) => ({
+    slug: "fed-cuts",
+    interval: "1h",
+    prices: points.map((point) => ({
+      timestamp: new Date(point.start * 1000).toISOString(),
+      ...Object.fromEntries(outcomes.map((name, i) => [name, point.prices[i] ?? 0])),
+    })),
+  });
+
+  it("writes the text JSON.stringify writes for the answer's objects", () => {
+    const outcomes = ["Yes", "No", 'a "quoted" \\ name'];
+    const text = priceHistoryJson({ slug: "fed-cuts", interval: "1h", outcomes, points });
+    expect(text).toBe(JSON.stringify(asObjects(outcomes)));
+  });
+
+  it("keeps outcome names that look like numbers in outcome order, the same object once parsed", () => {
+    const outcomes = ["2027", "2028", "never"];
+    const text = priceHistoryJson({ slug: "fed-cuts", interval: "1h", outcomes, points });
+    expect(text).toContain(
+      '{"timestamp":"2026-01-01T00:00:00.000Z","2027":0.30000000000000004,"2028":1e-7,"never":0.000012345}',
+    );
+    expect(JSON.parse(text)).toEqual(asObjects(outcomes));
+  });
+});
+
+describe("bucketTimestamp", () => {
+  it("writes a second as Date's toISOString does, across days, years and centuries", () => {
+    const seconds = [0, -1, -86_400, 59, 3_599, 86_399, T0 - 1, T0, T0 + 13 * HOUR + 61, 951_782_400, 4_102_444_799];
+    for (let hour = 0; hour < 24 * 400; hour += 7) seconds.push(T0 + hour * HOUR + (hour % 3600));
+    for (const second of seconds) expect(bucketTimestamp(second)).toBe(new Date(second * 1000).toISOString());
   });
 });

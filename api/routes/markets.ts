@@ -5,7 +5,8 @@ import type { MarketRow } from "../db/markets";
 import { byOutcome, isoFromSeconds } from "../format";
 import type { AppEnv } from "../http/env";
 import { errorResponses, marketNotFound } from "../http/errors";
-import { fillPriceSeries, MAX_PRICE_POINTS, priceWindow } from "../priceSeries";
+import { jsonText } from "../http/jsonText";
+import { fillPriceSeries, MAX_PRICE_POINTS, priceHistoryJson, priceWindow } from "../priceSeries";
 import { SlugParam } from "./schemas";
 
 export const MAX_MARKETS_LIMIT = 200;
@@ -99,6 +100,21 @@ const detailRoute = createRoute({
   },
 });
 
+const PriceHistory = z
+  .object({
+    slug: z.string(),
+    interval: z.enum(["1h", "4h", "1d"]),
+    prices: z.array(
+      z.record(z.string(), z.union([z.string(), z.number()])).openapi({
+        description:
+          "`timestamp`, the start of the bucket (ISO 8601), and one number per outcome, named by the outcome",
+        example: { timestamp: "2026-11-22T10:00:00.000Z", Yes: 0.62, No: 0.38 },
+      }),
+    ),
+  })
+  .openapi("PriceHistory");
+type PriceHistory = z.infer<typeof PriceHistory>;
+
 const pricesRoute = createRoute({
   method: "get",
   path: "/api/markets/{slug}/prices",
@@ -120,19 +136,7 @@ const pricesRoute = createRoute({
       description: "price points, oldest first",
       content: {
         "application/json": {
-          schema: z
-            .object({
-              slug: z.string(),
-              interval: z.enum(["1h", "4h", "1d"]),
-              prices: z.array(
-                z.record(z.string(), z.union([z.string(), z.number()])).openapi({
-                  description:
-                    "`timestamp`, the start of the bucket (ISO 8601), and one number per outcome, named by the outcome",
-                  example: { timestamp: "2026-11-22T10:00:00.000Z", Yes: 0.62, No: 0.38 },
-                }),
-              ),
-            })
-            .openapi("PriceHistory"),
+          schema: PriceHistory,
         },
       },
     },
@@ -193,18 +197,13 @@ export const marketRoutes = new OpenAPIHono<AppEnv>()
 
     // Without `to`, the series runs to now, or to the latest trade if the chain's clock is ahead.
     const upTo = to ? window.last : Number.MAX_SAFE_INTEGER;
-    const { candles, closeBefore } = await c.var.db.prices.candles(row.contract_address!, interval, window.first, upTo);
-    const closes = new Map(candles.map((candle) => [Number(candle.bucket_start), candle.close]));
+    const candles = await c.var.db.prices.candles(row.contract_address!, interval, window.first, upTo);
     const points = fillPriceSeries({
       window,
       interval,
-      end: to ? window.last : Math.max(window.last, ...closes.keys()),
-      closes,
-      opening: closeBefore ?? uniformPrices(row.outcomes.length),
+      end: to ? window.last : Math.max(window.last, candles.at(-1)?.start ?? window.last),
+      candles,
+      opening: uniformPrices(row.outcomes.length),
     });
-    const prices = points.map((point) => ({
-      timestamp: isoFromSeconds(point.start),
-      ...byOutcome(row.outcomes, point.prices),
-    }));
-    return c.json({ slug: row.slug, interval, prices }, 200);
+    return jsonText<PriceHistory>(c, priceHistoryJson({ slug: row.slug, interval, outcomes: row.outcomes, points }));
   });
