@@ -1,4 +1,4 @@
-import { HttpRequestError } from "viem";
+import { HttpRequestError, TimeoutError } from "viem";
 import { describe, expect, it } from "vitest";
 import {
   BundlerUnavailableError,
@@ -6,6 +6,7 @@ import {
   classifySendFailure,
   isTransientRefusal,
   isUnreachable,
+  mayHaveReached,
   resendOutcomeOf,
   resendUserOperation,
   SponsoredWriteError,
@@ -59,6 +60,25 @@ describe("isUnreachable and isTransientRefusal", () => {
     expect(isTransientRefusal(new Error(`details\n${TRANSIENT}`))).toBe(true);
     expect(isTransientRefusal(new Error(`${TRANSIENT}1234`))).toBe(false);
     expect(isTransientRefusal(new Error("AA21 didn't pay prefund"))).toBe(false);
+  });
+});
+
+describe("mayHaveReached", () => {
+  it("holds for a time-out and for a connection cut while answering, which leave the operation's fate open", () => {
+    expect(mayHaveReached(new TimeoutError({ body: {}, url: "http://127.0.0.1:1/rpc" }))).toBe(true);
+    const hangUp = new HttpRequestError({ url: "http://127.0.0.1:1/rpc", cause: new Error("socket hang up") });
+    expect(mayHaveReached(hangUp)).toBe(true);
+    const reset = new TypeError("fetch failed", { cause: Object.assign(new Error("read"), { code: "ECONNRESET" }) });
+    expect(mayHaveReached(reset)).toBe(true);
+  });
+
+  it("does not hold for a refused connection or an answer of the bundler, where nothing was taken", () => {
+    const refused = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }),
+    });
+    expect(mayHaveReached(new HttpRequestError({ url: "http://127.0.0.1:1/rpc", cause: refused }))).toBe(false);
+    expect(mayHaveReached(new Error(TRANSIENT))).toBe(false);
+    expect(mayHaveReached(new Error("AA25 invalid account nonce"))).toBe(false);
   });
 });
 

@@ -35,6 +35,35 @@ export class UserOperationRejectedError extends SponsoredWriteError {
   }
 }
 
+/**
+ * The operation went to the bundler and no answer came back (a time-out, a connection cut while it
+ * was answering): it may be in the mempool or even mined. It keeps its hash, so that the write can
+ * answer `pending` and be settled from what the bundler and the indexer later say of that hash.
+ */
+export class SendOutcomeUnknownError extends SponsoredWriteError {
+  override name = "SendOutcomeUnknownError";
+  readonly userOpHash: Hex;
+  constructor(options: { cause: unknown; userOpHash: Hex }) {
+    super("the bundler did not answer the operation it was sent", options);
+    this.userOpHash = options.userOpHash;
+  }
+}
+
+/** Whether a failed request may have reached the bundler: it timed out, or its connection was cut after opening. */
+export function mayHaveReached(error: unknown): boolean {
+  for (
+    let current = error as { cause?: unknown; name?: string; message?: string; code?: string } | undefined;
+    current;
+    current = current.cause as typeof current
+  ) {
+    const text = `${current.code ?? ""} ${current.message ?? ""}`;
+    if (/ECONNREFUSED/.test(text)) return false;
+    if (current.name === "TimeoutError" || /took too long|socket hang up|other side closed|ECONNRESET/i.test(text))
+      return true;
+  }
+  return false;
+}
+
 /** What the bundler says of an operation it was sent. */
 export type UserOperationStatus = { status: string; transactionHash: Hex | null };
 

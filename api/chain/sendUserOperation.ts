@@ -9,6 +9,8 @@ import {
   classifySendFailure,
   isTransientRefusal,
   isUnreachable,
+  mayHaveReached,
+  SendOutcomeUnknownError,
   sponsoredBundlerClient,
   userOperationGasPrice,
   withRetries,
@@ -30,8 +32,11 @@ export type SendSponsoredUserOperationParameters = {
   /** The smart account's owner key (api/chain/walletKeys.ts). */
   ownerKey: Hex;
   calls: Call[];
-  /** Called with the operation's hash before it goes to the bundler, so that a record can name it. */
-  beforeSend: (userOpHash: Hex) => Promise<void>;
+  /**
+   * Called with the operation's hash and the signed operation before it goes to the bundler, so that
+   * a record can name it and send it again if the bundler loses it.
+   */
+  beforeSend: (userOpHash: Hex, operation: UserOperation<"0.7">) => Promise<void>;
 };
 
 export type SendSponsoredUserOperationReturnType = {
@@ -63,8 +68,8 @@ class KnownLimitsRefused extends Error {
 
 /**
  * Sends the calls as one user operation, gas sponsored. Fails with a BundlerUnavailableError
- * (nothing reached the bundler), a UserOperationRejectedError (the bundler refused it), or the
- * error of `beforeSend` itself.
+ * (nothing reached the bundler), a UserOperationRejectedError (the bundler refused it), a
+ * SendOutcomeUnknownError (sent, and no answer came back), or the error of `beforeSend` itself.
  *
  * @example
  * const { userOpHash, txHash } = await sendSponsoredUserOperation({
@@ -145,13 +150,15 @@ export async function sendSponsoredUserOperation(
         entryPointVersion: "0.7",
         chainId,
       });
-      await beforeSend(hash).catch((error) => {
+      await beforeSend(hash, { ...operation, signature }).catch((error) => {
         beforeSendFailure = { error };
         throw error;
       });
       return bundler
         .sendUserOperation({ ...operation, signature } as unknown as Parameters<typeof bundler.sendUserOperation>[0])
         .catch((error) => {
+          // Signing anew would give the same nonce another hash; the one sent may still be included.
+          if (mayHaveReached(error)) throw new SendOutcomeUnknownError({ cause: error, userOpHash: hash });
           throw known && !isUnreachable(error) && !isTransientRefusal(error) ? new KnownLimitsRefused(error) : error;
         });
     };

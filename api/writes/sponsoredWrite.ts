@@ -4,7 +4,12 @@
 import type { Hex } from "viem";
 import type { UserOperation } from "viem/account-abstraction";
 import { SPONSORSHIP_VALIDITY_SECONDS } from "../../constants";
-import { BundlerUnavailableError, storedUserOperation, UserOperationRejectedError } from "../chain/bundler";
+import {
+  BundlerUnavailableError,
+  SendOutcomeUnknownError,
+  storedUserOperation,
+  UserOperationRejectedError,
+} from "../chain/bundler";
 import { type Call, type SponsorChoice, sendSponsoredUserOperation } from "../chain/sendUserOperation";
 import type { Config } from "../config";
 import type { WriteKind } from "../db/submissions";
@@ -43,8 +48,9 @@ export function sponsorOf(config: Pick<Config, "PAYMASTER_URL" | "PAYMASTER_SIGN
 
 /**
  * Sends the calls as one sponsored user operation from the user's smart account and answers
- * `pending`. Fails with 503 `chain_unavailable` or `bundler_unavailable` (nothing sent; the
- * record, if any, failed) or 409 `rejected` (refused by the bundler; nothing spent).
+ * `pending`, also when the bundler took it and never answered (its outcome is settled later).
+ * Fails with 503 `chain_unavailable` or `bundler_unavailable` (nothing sent; the record, if any,
+ * failed) or 409 `rejected` (refused by the bundler; nothing spent).
  *
  * @example
  * return c.json(await sponsoredWrite(c.var, {
@@ -86,6 +92,14 @@ export async function sponsoredWrite<Answer>(
     await db.submissions.submitted(id, sent.userOpHash, sent.txHash, answer);
     return answer;
   } catch (error) {
+    if (error instanceof SendOutcomeUnknownError) {
+      // It may be in the mempool or mined: the answer is `pending`, and the settler
+      // (api/writes/settle.ts) sends the stored operation again if the bundler does not hold it.
+      const answer = parameters.answer({ txId: error.userOpHash, txHash: null });
+      await db.submissions.submitted(id, error.userOpHash, null, answer);
+      log.warn({ err: error, kind: parameters.kind }, "no answer from the bundler; the write is settled later");
+      return answer;
+    }
     if (error instanceof BundlerUnavailableError) {
       await db.submissions.failed(id, "bundler_unavailable");
       throw bundlerUnavailable(undefined, error);
