@@ -13,12 +13,26 @@ import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { toUsdcUnits } from "../constants";
-import { type Stack, startStack } from "../scripts/stack";
-import { type ChainDriver, chainDriver, prng } from "../test/helpers/chain";
+import { startStack } from "../scripts/stack";
+import { chainDriver, prng } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
-import { dropSchemas } from "./database";
 import { socketFanoutFloor } from "./socketFloor";
 import { cpuSeconds, median, percentile, printTable, residentKb } from "./stats";
+import {
+  ask,
+  collect,
+  delayBetween,
+  dropFeed,
+  fanoutBetween,
+  mb,
+  mine,
+  now,
+  pollReads,
+  sleep,
+  startApiCluster,
+  streamMetrics,
+  trackVisibility,
+} from "./streamHarness";
 
 const CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS ?? 10_000);
 /** A first pass with this many clients shows how latency grows with their number. */
@@ -34,11 +48,8 @@ const LOAD_SECONDS = Number(process.env.BENCH_STREAM_LOAD_SECONDS ?? 10);
 const LOAD_BLOCKS_PER_SECOND = 4;
 /** About the size of one trade event's frame, for the socket floor. */
 const EVENT_BYTES = 650;
-
-type Report = { samples: [string, number][]; minTrades: number; maxTrades: number };
-
-const now = () => performance.timeOrigin + performance.now();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** API processes sharing one port in the scale-out phase (node:cluster, bench/apiCluster.ts). */
+const SCALE_OUT = 2;
 
 export async function benchStream() {
   console.error(`stream bench: the socket floor, ${CLIENTS} plain sockets...`);
@@ -67,7 +78,7 @@ export async function benchStream() {
     await driver.fundTraders(traders, toUsdcUnits(10_000_000), markets);
     const visible = await trackVisibility(db, viewsSchema);
     const apiPid = stack.children.find((child) => child.name === "api")!.process.pid!;
-    const api = new URL(stack.apiUrl!);
+    let api = new URL(stack.apiUrl!);
 
     await sleep(2_000);
     const rssBefore = residentKb(apiPid);
@@ -135,26 +146,56 @@ export async function benchStream() {
     const slow = await tradeOneByOne();
     const beforeLoad = await streamMetrics(stack);
 
-    console.error(`stream bench: ${LOAD_RATE} trades/s for ${LOAD_SECONDS} s...`);
     const blocks = LOAD_SECONDS * LOAD_BLOCKS_PER_SECOND;
     const perBlock = LOAD_RATE / LOAD_BLOCKS_PER_SECOND;
-    const loadStarted = now();
-    const cpuBefore = cpuSeconds(apiPid);
-    const reads = pollReads(`${stack.apiUrl}/api/markets`);
-    for (let block = 0; block < blocks; block++) {
-      await sleep(loadStarted + (block * 1000) / LOAD_BLOCKS_PER_SECOND - now());
-      await mine(driver, Array.from({ length: perBlock }, trade));
-    }
-    const achievedRate = (blocks * perBlock) / ((now() - loadStarted) / 1000);
-    const apiCpuShare = (cpuSeconds(apiPid) - cpuBefore) / ((now() - loadStarted) / 1000);
-    const rssLoaded = residentKb(apiPid);
-    const loaded = await collect(workers, visible, blocks * perBlock);
-    const readLatencies = await reads.stop();
+    /** LOAD_RATE trades/s while reading /api/markets; the CPU share is that of `pid` and its children. */
+    const tradeUnderLoad = async (pid: number) => {
+      console.error(`stream bench: ${LOAD_RATE} trades/s for ${LOAD_SECONDS} s...`);
+      const loadStarted = now();
+      const cpuBefore = cpuSeconds(pid);
+      const reads = pollReads(`${api.origin}/api/markets`);
+      for (let block = 0; block < blocks; block++) {
+        await sleep(loadStarted + (block * 1000) / LOAD_BLOCKS_PER_SECOND - now());
+        await mine(driver, Array.from({ length: perBlock }, trade));
+      }
+      const seconds = (now() - loadStarted) / 1000;
+      const achievedRate = (blocks * perBlock) / seconds;
+      const cpuShare = (cpuSeconds(pid) - cpuBefore) / seconds;
+      const rss = residentKb(pid);
+      const loaded = await collect(workers, visible, blocks * perBlock);
+      return { achievedRate, cpuShare, rss, loaded, readLatencies: await reads.stop() };
+    };
+    const { achievedRate, cpuShare: apiCpuShare, rss: rssLoaded, loaded, readLatencies } = await tradeUnderLoad(apiPid);
     const server = await streamMetrics(stack);
+
+    // The same clients on several API processes sharing one port, the single one left without clients.
+    console.error(`stream bench: ${CLIENTS} clients on ${SCALE_OUT} API processes sharing one port...`);
+    await Promise.all(workers.map((worker) => ask(worker, { cmd: "disconnect" })));
+    const cluster = await startApiCluster({ like: apiPid, processes: SCALE_OUT });
+    let scaledOut: {
+      connectSeconds: number;
+      perProcess: number[];
+      slow: typeof slow;
+      load: Awaited<ReturnType<typeof tradeUnderLoad>>;
+    };
+    try {
+      api = new URL(cluster.url);
+      const scaleOutStarted = now();
+      await connectSpread(CLIENTS - PROBES);
+      const connectSeconds = (now() - scaleOutStarted) / 1000;
+      await sleep(3_000);
+      const perProcess = cluster.connectionsPerProcess();
+      const slowScaledOut = await tradeOneByOne();
+      scaledOut = { connectSeconds, perProcess, slow: slowScaledOut, load: await tradeUnderLoad(cluster.pid) };
+    } finally {
+      await Promise.all(workers.map((worker) => ask(worker, { cmd: "disconnect" })));
+      await cluster.stop();
+    }
 
     const perConnectionKb = (rssConnected - rssBefore) / CLIENTS;
     const latency = (run: Awaited<ReturnType<typeof collect>>) =>
       `p50 ${median(run.latencies).toFixed(1)} ms, p99 ${percentile(run.latencies, 99).toFixed(1)} ms`;
+    const processes = `${SCALE_OUT} API processes on one port (node:cluster)`;
     const completeness = (run: Awaited<ReturnType<typeof collect>>, expected: number) =>
       `${run.minTrades === expected ? "all" : `${run.minTrades}-${run.maxTrades} of ${expected}`} (${run.drainSeconds.toFixed(1)} s)`;
     printTable(
@@ -205,6 +246,32 @@ export async function benchStream() {
           "",
         ],
         ["slow clients dropped", String(server.dropped), "0"],
+        [
+          `${processes}: ${CLIENTS} clients connected`,
+          `in ${scaledOut.connectSeconds.toFixed(1)} s (all of them); ${scaledOut.perProcess.join(" / ")} per process`,
+          "",
+        ],
+        [`${processes}: visible -> received, one trade per block (~4/s)`, latency(scaledOut.slow), "p99 <= 250 ms"],
+        [
+          `${processes}: visible -> received, ${scaledOut.load.achievedRate.toFixed(0)} trades/s (${LOAD_RATE} sought)`,
+          latency(scaledOut.load.loaded),
+          "p99 <= 250 ms",
+        ],
+        [
+          `${processes}: every client got every trade (time after the last)`,
+          `${completeness(scaledOut.slow, SLOW_TRADES)}; under load ${completeness(scaledOut.load.loaded, blocks * perBlock)}`,
+          "all",
+        ],
+        [
+          `${processes}: GET /api/markets meanwhile (load and drain)`,
+          `p50 ${median(scaledOut.load.readLatencies).toFixed(1)} ms, p99 ${percentile(scaledOut.load.readLatencies, 99).toFixed(1)} ms, max ${Math.max(...scaledOut.load.readLatencies).toFixed(0)} ms (${scaledOut.load.readLatencies.length})`,
+          "",
+        ],
+        [
+          `${processes}: CPU during the load (primary and workers)`,
+          `${(scaledOut.load.cpuShare * 100).toFixed(0)}% of one core; ${mb(scaledOut.load.rss)} MB after load`,
+          "",
+        ],
       ],
     );
   } finally {
@@ -216,135 +283,4 @@ export async function benchStream() {
     if (process.env.KEEP_STACK_DATA) console.error(`stream bench: logs kept in ${dataDir}`);
     else rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-async function mine(driver: ChainDriver, txs: Parameters<ChainDriver["mineBlock"]>[0]) {
-  const results = await driver.mineBlock(txs, { concurrent: true });
-  if (results.some((r) => !r.ok)) throw new Error("a benchmark trade reverted");
-}
-
-/** When each trade became visible: the arrival of the notification of the commit that wrote it. */
-async function trackVisibility(db: pg.Client, views: string): Promise<Map<string, number>> {
-  const visible = new Map<string, number>();
-  let lastBlock = "0";
-  let reading = Promise.resolve();
-  db.on("notification", () => {
-    const at = now();
-    reading = reading
-      .then(async () => {
-        const { rows } = await db.query(`SELECT id, block_number::text FROM "${views}".trade WHERE block_number > $1`, [
-          lastBlock,
-        ]);
-        for (const row of rows) {
-          if (!visible.has(row.id)) visible.set(row.id, at);
-          if (BigInt(row.block_number) > BigInt(lastBlock)) lastBlock = row.block_number;
-        }
-      })
-      .catch(() => {});
-  });
-  await db.query(`LISTEN "${views}_live_query"`);
-  return visible;
-}
-
-/** Waits until every client has every trade (or a minute), then turns the probes' samples into latencies. */
-async function collect(workers: ChildProcess[], visible: Map<string, number>, expected: number) {
-  const started = now();
-  let reports: Report[];
-  do {
-    await sleep(500);
-    reports = await Promise.all(workers.map((worker) => ask<Report>(worker, { cmd: "report" })));
-  } while (Math.min(...reports.map((r) => r.minTrades)) < expected && now() - started < 60_000);
-  const drainSeconds = (now() - started) / 1000;
-  await Promise.all(workers.map((worker) => ask(worker, { cmd: "reset" })));
-  const latencies: number[] = [];
-  for (const report of reports) {
-    for (const [id, receivedAt] of report.samples) {
-      const visibleAt = visible.get(id);
-      if (visibleAt !== undefined) latencies.push(receivedAt - visibleAt);
-    }
-  }
-  if (latencies.length === 0) throw new Error(`no trade event arrived (expected ${expected}; ${visible.size} visible)`);
-  return {
-    latencies,
-    drainSeconds,
-    minTrades: Math.min(...reports.map((r) => r.minTrades)),
-    maxTrades: Math.max(...reports.map((r) => r.maxTrades)),
-  };
-}
-
-/** Reads `url` one request at a time, 20 ms apart, until stopped; resolves to each one's latency. */
-function pollReads(url: string) {
-  const latencies: number[] = [];
-  let running = true;
-  const polling = (async () => {
-    while (running) {
-      const started = now();
-      await (await fetch(url)).arrayBuffer();
-      latencies.push(now() - started);
-      await sleep(20);
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await polling;
-      return latencies;
-    },
-  };
-}
-
-function ask<T = unknown>(worker: ChildProcess, message: object): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const exited = (code: number | null) => reject(new Error(`a client process exited (${code})`));
-    worker.once("exit", exited);
-    worker.once("message", (reply) => {
-      worker.off("exit", exited);
-      resolve(reply as T);
-    });
-    worker.send(message);
-  });
-}
-
-const mb = (kb: number) => (kb / 1024).toFixed(0);
-
-/**
- * The API's own view, as running totals: slow clients dropped, the time of each fan-out of a batch
- * to every client, and the delay from the indexer's notification to the fan-out (with how many
- * were within 250 ms).
- */
-async function streamMetrics(stack: Stack) {
-  const metrics = await (await fetch(`${stack.apiUrl}/metrics`)).text();
-  const value = (name: string) =>
-    Number(new RegExp(`^${name.replace(/[{}"+.]/g, "\\$&")} ([0-9.e+-]+)`, "m").exec(metrics)?.[1] ?? NaN);
-  return {
-    dropped: value("stream_slow_clients_dropped"),
-    fanout: { sum: value("stream_fanout_seconds_sum"), count: value("stream_fanout_seconds_count") },
-    delay: {
-      sum: value("stream_delay_seconds_sum"),
-      count: value("stream_delay_seconds_count"),
-      within250ms: value('stream_delay_seconds_bucket{le="0.25"}'),
-    },
-  };
-}
-
-type StreamMetrics = Awaited<ReturnType<typeof streamMetrics>>;
-const fanoutBetween = (before: StreamMetrics, after: StreamMetrics) => {
-  const count = after.fanout.count - before.fanout.count;
-  return `mean ${(((after.fanout.sum - before.fanout.sum) / count) * 1000).toFixed(1)} ms (${count})`;
-};
-const delayBetween = (before: StreamMetrics, after: StreamMetrics) => {
-  const count = after.delay.count - before.delay.count;
-  const within = after.delay.within250ms - before.delay.within250ms;
-  return `mean ${(((after.delay.sum - before.delay.sum) / count) * 1000).toFixed(1)} ms, ${((within / count) * 100).toFixed(0)}% within 250 ms`;
-};
-
-/** The benchmark's schemas and its stream rows, on a shared database. */
-async function dropFeed(stack: Stack, views: string) {
-  if (stack.databaseEmbedded) return;
-  await dropSchemas(stack, [stack.indexerSchema, views]);
-  const client = new pg.Client(stack.databaseUrl);
-  await client.connect();
-  await client.query("DELETE FROM api.stream_event WHERE feed = $1", [views]);
-  await client.query("DELETE FROM api.stream_trade WHERE feed = $1", [views]);
-  await client.end();
 }

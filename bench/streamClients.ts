@@ -13,6 +13,7 @@ type Command =
   | { cmd: "report" }
   | { cmd: "reset" }
   | { cmd: "close-probes" }
+  | { cmd: "disconnect" }
   | { cmd: "close" };
 
 const TRADE_MARKER = Buffer.from("event: trade\n");
@@ -124,6 +125,14 @@ process.on("message", async (message: Command) => {
     probes = [];
     counters = counters.filter((counter) => !closed.has(counter));
     process.send!({ closed: closed.size });
+  } else if (message.cmd === "disconnect") {
+    for (const socket of sockets) socket.destroy();
+    for (const probe of probes) probe.socket.destroy();
+    sockets.length = 0;
+    probes = [];
+    counters = [];
+    samples = [];
+    process.send!({ disconnected: true });
   } else if (message.cmd === "close") {
     for (const socket of sockets) socket.destroy();
     for (const probe of probes) probe.socket.destroy();
