@@ -173,7 +173,7 @@ describe("stream service", () => {
     }
   });
 
-  it("announces a history larger than one batch in order, and retracts what disappears", async () => {
+  it("announces a history larger than one batch in order, and retracts what a reorg undid but not what a restarted indexer has yet to reach", async () => {
     // A views schema of its own (tables shaped like the indexer's), so the test controls every row.
     const feed = `sync_${Math.random().toString(36).slice(2, 10)}`;
     const db = new pg.Client(stack.databaseUrl);
@@ -184,6 +184,21 @@ describe("stream service", () => {
       await db.query(`CREATE TABLE ${feed}.market (LIKE "${stack.viewsSchema}".market)`);
       await db.query(`CREATE TABLE ${feed}.trade (LIKE "${stack.viewsSchema}".trade)`);
       await db.query(`INSERT INTO ${feed}.market SELECT * FROM "${stack.viewsSchema}".market LIMIT 1`);
+      // The indexer's state as Ponder keeps it: whether it is ready, and the last block it indexed.
+      await db.query(`CREATE TABLE ${feed}._ponder_meta AS SELECT * FROM "${stack.viewsSchema}"._ponder_meta`);
+      await db.query(
+        `CREATE TABLE ${feed}._ponder_checkpoint AS SELECT * FROM "${stack.viewsSchema}"._ponder_checkpoint`,
+      );
+      const indexer = async (state: { ready: boolean; block: number }) => {
+        await db.query(`UPDATE ${feed}._ponder_meta SET value = jsonb_set(value, '{is_ready}', to_jsonb($1::int))`, [
+          state.ready ? 1 : 0,
+        ]);
+        await db.query(
+          `UPDATE ${feed}._ponder_checkpoint SET latest_checkpoint = overlay(latest_checkpoint placing lpad($1, 16, '0') from 27 for 16)`,
+          [String(state.block)],
+        );
+      };
+      await indexer({ ready: true, block: 25 });
       await db.query(
         `INSERT INTO ${feed}.trade (id, market, trader, outcome, is_buy, usdc_amount, token_amount, fee, avg_price, prices_after,
                                     prices_after_wad, block_number, log_index, timestamp, tx_hash)
@@ -202,8 +217,17 @@ describe("stream service", () => {
       );
       expect(JSON.parse(announced[2]!.data)).toMatchObject({ amount: "3", tokens: "6", action: "BUY", blockNumber: 3 });
 
+      // Restarted after a crash, the indexer deletes what it had not finalized, then indexes it
+      // again: first while not ready, then block by block once ready.
       await db.query(`DELETE FROM ${feed}.trade WHERE block_number > 20`);
       const beforeRetracts = await log.head();
+      await indexer({ ready: false, block: 25 });
+      expect(await sync()).toBe(0);
+      await indexer({ ready: true, block: 20 });
+      expect(await sync()).toBe(0);
+
+      // Past those blocks without the trades: a reorg undid them.
+      await indexer({ ready: true, block: 26 });
       expect(await sync()).toBe(5);
       const retracted = (await log.after(beforeRetracts, 100)).filter((row) => row.type === "retract");
       expect(retracted.map((row) => JSON.parse(row.data).id)).toEqual([

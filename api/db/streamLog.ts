@@ -27,7 +27,11 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  * (the indexer cannot reorganise deeper; should the chain have been reset, so that the index ends
  * far below what was announced, everything is compared):
  * - announced trades the indexer no longer has are marked gone and get a `retract` event, newest
- *   first;
+ *   first; but only in blocks the indexer has indexed again, and only once it is ready. An
+ *   indexer restarted after a crash first deletes what it had not finalized and then indexes it
+ *   again, and after a backfill it indexes the newest blocks one by one: until it is past a
+ *   trade's block, a missing trade is one it has not reached yet, not one a reorg undid. (The
+ *   trades of a reset chain are thus retracted once the new chain's index passes their blocks.)
  * - indexed trades not announced get a `trade` event, oldest first, at most `batchSize` of them.
  * The two sets are disjoint (live trades missing from the index; indexed trades not live), so one
  * statement may touch both. Returns how many events it appended, and notifies if any.
@@ -36,9 +40,15 @@ const syncSql = (views: string, reorgDepth: number, batchSize: number) => `
   WITH floor AS (
     SELECT least(coalesce((SELECT max(block_number) FROM api.stream_trade WHERE feed = '${views}' AND live), -1),
                  coalesce((SELECT max(block_number) FROM "${views}".trade), -1)) - ${reorgDepth} AS block),
+  indexed AS (
+    -- The newest block the indexer has indexed (a checkpoint's digits 27 to 42), -1 while it is not ready.
+    SELECT CASE WHEN (SELECT value->>'is_ready' FROM "${views}"._ponder_meta WHERE key = 'app') = '1'
+                THEN (SELECT min(substr(latest_checkpoint, 27, 16)::bigint) FROM "${views}"._ponder_checkpoint)
+                ELSE -1 END AS block),
   gone AS (
     UPDATE api.stream_trade s SET live = false
      WHERE s.feed = '${views}' AND s.live AND s.block_number >= (SELECT block FROM floor)
+       AND s.block_number <= (SELECT block FROM indexed)
        AND NOT EXISTS (SELECT 1 FROM "${views}".trade t WHERE t.id = s.trade_id)
     RETURNING s.trade_id, s.block_number, s.log_index, s.market_slug),
   fresh AS (
