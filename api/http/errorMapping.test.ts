@@ -31,6 +31,8 @@ describe("toApiError", () => {
     ["57P03", "the database system is starting up"],
     ["57P02", "terminating connection due to crash of another server process"],
     ["08006", "connection failure"],
+    ["40P01", "deadlock detected"],
+    ["40001", "could not serialize access due to concurrent update"],
   ])("maps the server's %s (%s) to 503 database_unavailable", (code, message) => {
     expect(toApiError(serverError(code, message))).toMatchObject({ status: 503, code: "database_unavailable" });
   });

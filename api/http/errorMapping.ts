@@ -17,8 +17,12 @@ import {
 
 /** Socket-level failures of a connection (node's codes). */
 const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
-/** PostgreSQL's SQLSTATEs for a server that is going away, starting, or out of connection slots. */
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
+/**
+ * PostgreSQL's SQLSTATEs for a server that is going away, starting, or out of connection slots, and
+ * for a statement it gave up on that succeeds when sent again: a deadlock (a read meets the indexer
+ * rebuilding its views after a restart) or a serialization failure.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "40P01", "40001"]);
 /** node-postgres and pg-pool report a lost connection or an exhausted wait only in the message. */
 const CONNECTION_MESSAGES = [
   /^Connection terminated/,
