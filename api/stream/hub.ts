@@ -9,6 +9,10 @@ import type { Logger } from "pino";
 import type { StreamEventRow, StreamEventType, StreamLog } from "../db/streamLog";
 import { connectedFrame, eventFrame, PING_FRAME, shutdownFrame } from "./frames";
 
+/** Waits between tries to read the log for a client being caught up while the database is away. */
+const CATCH_UP_FIRST_RETRY_MS = 250;
+const CATCH_UP_LAST_RETRY_MS = 5_000;
+
 export type StreamFilter = { types: ReadonlySet<StreamEventType>; marketSlug?: string };
 
 type Client = {
@@ -198,9 +202,25 @@ export class StreamHub {
   }
 
   private async catchUp(client: Client): Promise<void> {
+    let retryMs = CATCH_UP_FIRST_RETRY_MS;
     try {
       while (!client.closed) {
-        const rows = await this.options.log.after(client.cursor, this.options.pageSize);
+        let rows: Awaited<ReturnType<typeof this.options.log.after>>;
+        try {
+          rows = await this.options.log.after(client.cursor, this.options.pageSize);
+        } catch (error) {
+          // The database is away (a restart, a failover): the client stays connected, kept alive
+          // by the pings, and is caught up once it is back. Closing it would make a plain
+          // EventSource reconnect into a 503 and give up for good.
+          this.options.logger.warn(
+            { err: error, clientId: client.id, retryMs },
+            "stream: catching a client up failed; retrying",
+          );
+          await new Promise((resolve) => setTimeout(resolve, retryMs).unref());
+          retryMs = Math.min(retryMs * 2, CATCH_UP_LAST_RETRY_MS);
+          continue;
+        }
+        retryMs = CATCH_UP_FIRST_RETRY_MS;
         if (client.closed) return;
         if (rows.length > 0) {
           const chunk = encode(
