@@ -35,7 +35,7 @@ export async function benchWrites() {
       const run = Date.now().toString(36);
       const userIds = Array.from({ length: automine ? Math.max(...USER_COUNTS) : 1 }, (_, i) => `writer-${run}-${i}`);
       const tokens = await Promise.all(userIds.map((id) => tokenFor(id)));
-      // Set up 50 at a time: 200 faucet grants at once time out waiting for the API's database pool.
+      // Set up 25 at a time: 200 faucet grants at once time out waiting for the API's database pool.
       await inBatches(tokens, (token) => client.post("/api/wallet/get-or-create", undefined, token));
       await inBatches(tokens, (token) => client.post("/api/wallet/faucet", undefined, token));
       // Each account's first operation deploys it and approves the market; paid once, not measured.
@@ -71,6 +71,7 @@ export async function benchWrites() {
           `${floor.toFixed(1)} (load ${loadavg()[0]!.toFixed(1)})`,
           (ours.perSecond / floor).toFixed(2),
         ]);
+        console.log(`writes: ${rows.at(-1)!.join(" | ")}`);
       }
     } finally {
       await stack.stop();
@@ -84,7 +85,7 @@ export async function benchWrites() {
   );
 }
 
-async function inBatches<T>(items: T[], each: (item: T) => Promise<unknown>, size = 50) {
+async function inBatches<T>(items: T[], each: (item: T) => Promise<unknown>, size = 25) {
   for (let start = 0; start < items.length; start += size)
     await Promise.all(items.slice(start, start + size).map(each));
 }
@@ -109,9 +110,9 @@ function apiClient(stack: Stack) {
       const response = await fetch(`${stack.apiUrl}/api/trade/status/${txId}`, {
         headers: { authorization: `Bearer ${token}` },
       });
-      const { status } = (await response.json()) as { status: string };
-      if (status === "confirmed") return performance.now() - started;
-      if (status === "failed") throw new Error(`buy ${txId} failed`);
+      const answer = (await response.json()) as { status: string };
+      if (answer.status === "confirmed") return performance.now() - started;
+      if (answer.status === "failed") throw new Error(`buy failed: ${JSON.stringify(answer)}`);
       await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
     }
   };

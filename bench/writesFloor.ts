@@ -4,9 +4,8 @@
 // straight to Alto with eth_sendUserOperation the moment the previous one is in a block. One
 // watcher of the EntryPoint's UserOperationEvent logs (the content of a user operation receipt)
 // sees every inclusion, so the floor pays no polling of its own.
-import { type Address, createPublicClient, type Hex, http, parseEventLogs, webSocket } from "viem";
+import { type Address, createPublicClient, type Hex, type PublicClient, parseEventLogs, webSocket } from "viem";
 import {
-  createBundlerClient,
   entryPoint07Address,
   formatUserOperationRequest,
   getUserOperationHash,
@@ -14,7 +13,7 @@ import {
 } from "viem/account-abstraction";
 import { EntryPointAbi } from "../abis";
 import { createChainAccess } from "../api/chain/access";
-import { bundlerRpc, userOperationGasPrice } from "../api/chain/bundler";
+import { bundlerRpc, sponsoredBundlerClient, userOperationGasPrice } from "../api/chain/bundler";
 import { buyCalls } from "../api/chain/market";
 import { verifyingPaymaster } from "../api/chain/paymaster";
 import { paddedCallGasLimit, randomNonceKey } from "../api/chain/sendUserOperation";
@@ -108,8 +107,13 @@ async function knownLimits(
   paymaster: ReturnType<typeof verifyingPaymaster>,
   calls: Awaited<ReturnType<typeof buyCalls>>,
 ) {
-  const client = createBundlerClient({ account, transport: http(bundlerUrl), paymaster });
-  const estimate = await client.estimateUserOperationGas({ calls });
+  const client = sponsoredBundlerClient({
+    publicClient: account.client as PublicClient,
+    account,
+    bundlerUrl,
+    paymaster,
+  });
+  const estimate = await client.prepareUserOperation({ calls });
   return {
     callGasLimit: paddedCallGasLimit(estimate.callGasLimit),
     verificationGasLimit: estimate.verificationGasLimit,
