@@ -11,6 +11,7 @@ import { createChainAccess } from "./chain/access";
 import type { Config } from "./config";
 import { API_CHANNEL, indexerChannel, listenForChanges } from "./db/changes";
 import { idempotencyQueries } from "./db/idempotency";
+import { instanceQueries, startHeartbeat } from "./db/instances";
 import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
 import { postQueries } from "./db/posts";
@@ -107,19 +108,23 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     logger,
   });
   const app = createApp({ config, pool, logger, cache, chain, stream, postViews, limits });
-  await reconcileSubmissions({
+  // Alive before anything is reconciled or accepted: other processes must leave this one's writes alone.
+  const heartbeat = await startHeartbeat({ pool, logger });
+  const reconcile = () =>
+    reconcileSubmissions({
+      submissions: submissionQueries(pool, config.VIEWS_SCHEMA),
+      idempotency: idempotencyQueries(pool),
+      instances: instanceQueries(pool),
+      bundlerUrl: config.BUNDLER_URL,
+      logger,
+    });
+  await reconcile();
+  const writeSettler = startWriteSettler({
     submissions: submissionQueries(pool, config.VIEWS_SCHEMA),
-    idempotency: idempotencyQueries(pool),
+    reconcile,
     bundlerUrl: config.BUNDLER_URL,
     logger,
   });
-  const writeSettler = config.BUNDLER_URL
-    ? startWriteSettler({
-        submissions: submissionQueries(pool, config.VIEWS_SCHEMA),
-        bundlerUrl: config.BUNDLER_URL,
-        logger,
-      })
-    : undefined;
 
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }) as Server;
   answerClientErrors(server);
@@ -138,7 +143,9 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
       streamFeed.close();
       const { cut } = await drain(server, config.SHUTDOWN_DRAIN_MS);
       await postViews.stop();
-      await writeSettler?.stop();
+      await writeSettler.stop();
+      // Gone: other processes settle at once whatever a cut request of this one left unfinished.
+      await heartbeat.stop().catch((error) => logger.warn({ err: error }, "instance row not removed; it goes stale"));
       await Promise.all([pool.end(), changes.close(), limits.close()]);
       return { cutConnections: cut };
     },

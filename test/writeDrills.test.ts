@@ -10,6 +10,7 @@ import { MarketAbi, TestUSDCAbi } from "../abis";
 import { publicClientFor } from "../api/chain/chain";
 import { startApi } from "../scripts/stack/api";
 import { startBundler } from "../scripts/stack/bundler";
+import { freePort } from "../scripts/stack/ports";
 import { type Child, stopChild } from "../scripts/stack/processes";
 import { type CallResult, testClient } from "./helpers/client";
 import { startTestStack, type TestStack } from "./helpers/stack";
@@ -80,11 +81,21 @@ describe("write drills: processes killed in the middle of a burst of writes", ()
   };
   /** A new user with a funded wallet; the run's own id, since the faucet remembers users in a shared database. */
   const traderWith = async (name: string) => {
-    const token = await tokenFor(`${name}-${Math.random().toString(36).slice(2, 8)}`);
+    const userId = `${name}-${Math.random().toString(36).slice(2, 8)}`;
+    const token = await tokenFor(userId);
     const client = testClient(apiUrl, token);
     const address = (await client.call("POST", "/api/wallet/get-or-create")).body.address as Address;
     expect((await client.call("POST", "/api/wallet/faucet")).status).toBe(200);
-    return { token, address };
+    return { userId, token, address };
+  };
+  /** Polls until `done` holds, for at most `seconds`; a cut-off write is settled once its API's heartbeat is stale. */
+  const eventually = async <T>(what: string, attempt: () => Promise<T | undefined>, seconds = 40): Promise<T> => {
+    for (let i = 0; i < seconds * 4; i++) {
+      const result = await attempt();
+      if (result !== undefined) return result;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`${what}: not within ${seconds} s`);
   };
 
   beforeAll(async () => {
@@ -190,12 +201,19 @@ describe("write drills: processes killed in the middle of a burst of writes", ()
     const api = await startApi({ ...stack.apiOptions!, logFile: join(stack.dataDir, "logs", "api-after-kill.log") });
     restarted.push(api.child);
 
-    // The restart settled every submission the kill cut short.
-    expect(
-      await queryDb("SELECT id FROM api.submission WHERE state = 'prepared' AND created_at >= $1", [since]),
-    ).toEqual([]);
-    // Every client retries with its key, as a client that lost its answer would; each gets an answer it can act on.
-    const retries = await Promise.all(writes.map((w) => call(buyer.token, "/api/trade/buy", w.body, w.headers)));
+    // Once the killed process's heartbeat is stale, the new one settles every submission the kill cut short.
+    await eventually("cut-off submissions settled", async () => {
+      const prepared = await queryDb("SELECT id FROM api.submission WHERE state = 'prepared' AND created_at >= $1", [
+        since,
+      ]);
+      return prepared.length === 0 ? true : undefined;
+    });
+    // Every client retries with its key, as a client that lost its answer would, until its key is no
+    // longer in progress; each then gets an answer it can act on.
+    const retries = await eventually("every key settled", async () => {
+      const answers = await Promise.all(writes.map((w) => call(buyer.token, "/api/trade/buy", w.body, w.headers)));
+      return answers.some((a) => a.status === 409) ? undefined : answers;
+    });
     expect(retries.map((r) => r.status)).toEqual(Array(writes.length).fill(200));
     for (const [i, first] of firstAnswers.entries())
       if (first.status === 200) expect(retries[i]!.body.txId).toBe(first.body.txId);
@@ -207,5 +225,77 @@ describe("write drills: processes killed in the middle of a burst of writes", ()
       .reduce((sum, w) => sum + parseUnits(String(w.body.amount), 6), 0n);
     expect(usdcBefore - (await usdcUnitsOf(buyer.address))).toBe(spent);
     expect(firstAnswers.filter((a) => a.status === "cut off").length).toBeGreaterThan(0);
+  });
+
+  it("leaves the writes and Idempotency-Keys of a live API alone when another API starts on the same database", async () => {
+    const buyer = await traderWith("drill-neighbour");
+    const warmUp = await call(buyer.token, "/api/trade/buy", { marketSlug: MARKET, outcome: "No", amount: 2 });
+    expect((await settled(warmUp.body.txId, buyer.token)).status).toBe("confirmed");
+    const usdcBefore = await usdcUnitsOf(buyer.address);
+    const since = new Date(Date.now() - 1_000);
+    const writes = Array.from({ length: 10 }, (_, i) => ({
+      body: { marketSlug: MARKET, outcome: "Yes", amount: (100 + i) / 100 },
+      headers: { "idempotency-key": `neighbour-${i}-${Date.now()}` },
+    }));
+    const burst = Promise.all(writes.map((w) => call(buyer.token, "/api/trade/buy", w.body, w.headers)));
+
+    // Writes of API A held in flight: prepared rows whose next update waits on this transaction's row
+    // locks, and one more write whose key is claimed while reading its market waits on a table lock.
+    const held = new pg.Client(stack.databaseUrl);
+    await held.connect();
+    await held.query("BEGIN");
+    let prepared: string[] = [];
+    for (const deadline = Date.now() + 10_000; prepared.length === 0 && Date.now() < deadline; ) {
+      const { rows } = await held.query(
+        "SELECT id FROM api.submission WHERE user_id = $1 AND created_at >= $2 AND state = 'prepared' FOR UPDATE",
+        [buyer.userId, since],
+      );
+      prepared = rows.map((r) => r.id as string);
+    }
+    expect(prepared.length).toBeGreaterThan(0);
+    await held.query(`LOCK TABLE "${stack.indexerSchema}".market IN ACCESS EXCLUSIVE MODE`);
+    const lateWrite = {
+      body: { marketSlug: MARKET, outcome: "Yes", amount: 1.5 },
+      headers: { "idempotency-key": `neighbour-late-${Date.now()}` },
+    };
+    const late = call(buyer.token, "/api/trade/buy", lateWrite.body, lateWrite.headers);
+    await eventually("the late write's key claimed", async () => {
+      const rows = await queryDb("SELECT 1 FROM api.idempotency_key WHERE user_id = $1 AND key = $2", [
+        buyer.userId,
+        lateWrite.headers["idempotency-key"],
+      ]);
+      return rows.length > 0 ? true : undefined;
+    });
+
+    // API B starts meanwhile; its start-up reconciliation runs before it answers /health.
+    const second = await startApi({
+      ...stack.apiOptions!,
+      port: await freePort(),
+      logFile: join(stack.dataDir, "logs", "api-neighbour.log"),
+    });
+    restarted.push(second.child);
+    expect(
+      await queryDb("SELECT status, submission_id FROM api.idempotency_key WHERE user_id = $1 AND key = $2", [
+        buyer.userId,
+        lateWrite.headers["idempotency-key"],
+      ]),
+    ).toEqual([{ status: null, submission_id: null }]);
+    // A retry of the held write through B is told it is in progress, not acted on a second time.
+    const retry = await testClient(second.url, buyer.token)
+      .call("POST", "/api/trade/buy", { body: lateWrite.body, headers: lateWrite.headers })
+      .catch(() => ({ status: "cut off" as const, body: undefined }));
+    expect(retry.status).toBe(409);
+    await held.query("COMMIT");
+    await held.end();
+
+    const answers = [...(await burst), await late];
+    expect(answers.map((a) => a.status)).toEqual(Array(answers.length).fill(200));
+    const outcomes = await Promise.all(answers.map((a) => settled(a.body.txId, buyer.token)));
+    expect(outcomes.map((o) => o.status)).toEqual(Array(answers.length).fill("confirmed"));
+    expect(await queryDb("SELECT state FROM api.submission WHERE id = ANY($1::uuid[])", [prepared])).toEqual(
+      prepared.map(() => ({ state: "submitted" })),
+    );
+    const spent = [...writes, lateWrite].reduce((sum, w) => sum + parseUnits(String(w.body.amount), 6), 0n);
+    expect(usdcBefore - (await usdcUnitsOf(buyer.address))).toBe(spent);
   });
 });

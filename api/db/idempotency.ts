@@ -1,3 +1,4 @@
+import { ownerIsGone, THIS_PROCESS } from "./instances";
 import type { Db } from "./pool";
 
 export type Claim =
@@ -8,17 +9,18 @@ export type Claim =
 
 const RETENTION = "24 hours";
 
-export function idempotencyQueries(db: Db) {
+/** `instance`: the process claiming keys (api/db/instances.ts); reconciliations leave a live one's keys alone. */
+export function idempotencyQueries(db: Db, instance: string = THIS_PROCESS) {
   return {
-    /** Claims the key for this request, or reports what an earlier request with it did. */
+    /** Claims the key for this request, owned by this process, or reports what an earlier request with it did. */
     async claim(userId: string, key: string, requestHash: string): Promise<Claim> {
       await db.query(
         `DELETE FROM api.idempotency_key WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '${RETENTION}'`,
         [userId, key],
       );
       const inserted = await db.query(
-        "INSERT INTO api.idempotency_key (user_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-        [userId, key, requestHash],
+        "INSERT INTO api.idempotency_key (user_id, key, request_hash, instance_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+        [userId, key, requestHash, instance],
       );
       if (inserted.rowCount === 1) return { kind: "first" };
       const { rows } = await db.query(
@@ -42,22 +44,26 @@ export function idempotencyQueries(db: Db) {
     },
 
     /**
-     * After a crash: settles the keys whose requests the crash cut short, once their submissions are
-     * settled. A key whose write was accepted replays the answer recorded with it (sponsored writes
-     * answer 200); a key whose write sent nothing (failed, or never prepared) is freed for the
-     * client's retry. A key whose submission is still unsettled stays in progress.
+     * Settles the keys whose requests were cut short by the end of the process that claimed them,
+     * once their submissions are settled. A key whose write was accepted replays the answer recorded
+     * with it (sponsored writes answer 200); a key whose write sent nothing (failed, or never
+     * prepared) is freed for the client's retry. A key whose submission is still unsettled stays in
+     * progress, and so does every key of a live process.
      */
     async settleCutShort(): Promise<{ replayed: number; released: number }> {
       const replayed = await db.query(
         `UPDATE api.idempotency_key k SET status = 200, response = s.response::text
            FROM api.submission s
-          WHERE k.status IS NULL AND s.id = k.submission_id AND s.state = 'submitted' AND s.response IS NOT NULL`,
+          WHERE k.status IS NULL AND s.id = k.submission_id AND s.state = 'submitted' AND s.response IS NOT NULL
+            AND ${ownerIsGone("k.instance_id", "$1")}`,
+        [instance],
       );
       const released = await db.query(
         `DELETE FROM api.idempotency_key k
-          WHERE k.status IS NULL
+          WHERE k.status IS NULL AND ${ownerIsGone("k.instance_id", "$1")}
             AND (k.submission_id IS NULL
                  OR EXISTS (SELECT 1 FROM api.submission s WHERE s.id = k.submission_id AND s.state = 'failed'))`,
+        [instance],
       );
       return { replayed: replayed.rowCount ?? 0, released: released.rowCount ?? 0 };
     },

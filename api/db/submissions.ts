@@ -1,4 +1,5 @@
 import type { StoredUserOperation } from "../chain/bundler";
+import { ownerIsGone, THIS_PROCESS } from "./instances";
 import type { Db } from "./pool";
 
 /** The feature that sent a write: a lowercase label (`buy`, `tip`, `bond`, ...), open to new features. */
@@ -20,12 +21,21 @@ export type SubmissionRow = {
   created_at: Date;
 };
 
-export function submissionQueries(db: Db, views: string) {
+/** A submission settled by a reconciliation while its process was still working on it: it must not be sent. */
+export class SubmissionSettledError extends Error {
+  constructor(id: string) {
+    super(`submission ${id} was settled before it was sent (its process was taken for gone)`);
+    this.name = "SubmissionSettledError";
+  }
+}
+
+/** `instance`: the process recording writes (api/db/instances.ts); reconciliations leave a live one's writes alone. */
+export function submissionQueries(db: Db, views: string, instance: string = THIS_PROCESS) {
   return {
     /**
-     * Records a write about to be sent; its id names it until the operation has a hash. The request's
-     * Idempotency-Key, if any, is linked to it in the same statement, so that a crash never leaves
-     * a key whose write cannot be found.
+     * Records a write about to be sent, owned by this process; its id names it until the operation
+     * has a hash. The request's Idempotency-Key, if any, is linked to it in the same statement, so
+     * that a crash never leaves a key whose write cannot be found.
      */
     async prepare(submission: {
       userId: string;
@@ -36,8 +46,8 @@ export function submissionQueries(db: Db, views: string) {
     }): Promise<string> {
       const { rows } = await db.query<{ id: string }>(
         `WITH prepared AS (
-           INSERT INTO api.submission (user_id, kind, request, state, valid_until)
-           VALUES ($1, $2, $3, 'prepared', to_timestamp($4)) RETURNING id
+           INSERT INTO api.submission (user_id, kind, request, state, valid_until, instance_id)
+           VALUES ($1, $2, $3, 'prepared', to_timestamp($4), $6) RETURNING id
          ), linked AS (
            UPDATE api.idempotency_key SET submission_id = (SELECT id FROM prepared)
             WHERE user_id = $1 AND key = $5 AND status IS NULL
@@ -49,6 +59,7 @@ export function submissionQueries(db: Db, views: string) {
           JSON.stringify(submission.request),
           submission.validUntilSeconds,
           submission.idempotencyKey ?? null,
+          instance,
         ],
       );
       return rows[0]!.id;
@@ -58,12 +69,15 @@ export function submissionQueries(db: Db, views: string) {
      * Names the operation about to be sent, with the answer its user will get and the signed
      * operation itself: after a crash, the bundler can be asked about it, a retry under the same
      * Idempotency-Key gets that answer, and an operation a bundler lost can be sent again.
+     * Throws SubmissionSettledError, so that nothing is sent, when a reconciliation has settled the
+     * submission meanwhile (this process was taken for gone): it may have freed the key for a retry.
      */
     async attach(id: string, userOpHash: string, response: unknown, operation: StoredUserOperation | null) {
-      await db.query(
+      const { rowCount } = await db.query(
         "UPDATE api.submission SET user_op_hash = $2, response = $3, user_op = $4, updated_at = now() WHERE id = $1 AND state = 'prepared'",
         [id, userOpHash, JSON.stringify(response), operation && JSON.stringify(operation)],
       );
+      if (rowCount === 0) throw new SubmissionSettledError(id);
     },
 
     /**
@@ -85,12 +99,13 @@ export function submissionQueries(db: Db, views: string) {
       return rows;
     },
 
-    /** Submissions whose send may have been cut short by a crash. */
+    /** Submissions whose send was cut short: still `prepared`, and their process is gone. */
     async unfinished(): Promise<{ id: string; user_op_hash: string | null; indexed: boolean }[]> {
       const { rows } = await db.query(
         `SELECT s.id, s.user_op_hash, u.hash IS NOT NULL AS indexed
            FROM api.submission s LEFT JOIN "${views}".user_operation u ON u.hash = s.user_op_hash
-          WHERE s.state = 'prepared'`,
+          WHERE s.state = 'prepared' AND ${ownerIsGone("s.instance_id", "$1")}`,
+        [instance],
       );
       return rows;
     },
@@ -105,6 +120,7 @@ export function submissionQueries(db: Db, views: string) {
     /**
      * A submission the reconciliation found with the bundler or the indexer: it keeps the answer
      * recorded when it was named, with the bundle transaction filled in when the bundler knows it.
+     * Only a `prepared` one: another process's reconciliation may have settled it first.
      */
     async settleSubmitted(id: string, txHash: string | null) {
       await db.query(
@@ -112,8 +128,16 @@ export function submissionQueries(db: Db, views: string) {
             SET state = 'submitted', tx_hash = coalesce($2, tx_hash), updated_at = now(),
                 response = CASE WHEN $2::text IS NOT NULL AND response ? 'txHash'
                                 THEN jsonb_set(response, '{txHash}', to_jsonb($2::text)) ELSE response END
-          WHERE id = $1`,
+          WHERE id = $1 AND state = 'prepared'`,
         [id, txHash],
+      );
+    },
+
+    /** A cut-off submission that sent nothing; only a `prepared` one, as for settleSubmitted. */
+    async settleNotSent(id: string, error: string) {
+      await db.query(
+        "UPDATE api.submission SET state = 'failed', error = $2, updated_at = now() WHERE id = $1 AND state = 'prepared'",
+        [id, error],
       );
     },
 

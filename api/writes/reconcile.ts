@@ -1,19 +1,23 @@
-// On start: settle the writes that a crash may have cut short. A submission still `prepared` was
-// recorded but the answer of the bundler never was. If the indexer or the bundler knows its user
-// operation, it was sent; otherwise nothing was sent (or the bundler dropped it), and it fails so
-// that no record stays pending for ever. Then the Idempotency-Keys of the requests the crash cut
-// short are settled from their submissions, so that a client retrying with its key is answered
-// (replayed, or acted on anew when nothing was sent) rather than told "in progress" for a day.
+// On start and then on every pass of the write settler: settle the writes that the end of an API
+// process cut short. Several processes share the database, so only what a process that is gone left
+// is settled (api/db/instances.ts): a live process's writes are in flight, not cut short. A
+// submission still `prepared` was recorded but the answer of the bundler never was. If the indexer
+// or the bundler knows its user operation, it was sent; otherwise nothing was sent (or the bundler
+// dropped it), and it fails so that no record stays pending for ever. Then the Idempotency-Keys of
+// the requests cut short are settled from their submissions, so that a client retrying with its key
+// is answered (replayed, or acted on anew when nothing was sent) rather than told "in progress".
 
 import type { Logger } from "pino";
 import type { Hex } from "viem";
 import { bundlerHolds, bundlerRpc, type UserOperationStatus, userOperationStatus } from "../chain/bundler";
 import type { idempotencyQueries } from "../db/idempotency";
+import type { instanceQueries } from "../db/instances";
 import type { submissionQueries } from "../db/submissions";
 
 export type ReconcileSubmissionsParameters = {
-  submissions: ReturnType<typeof submissionQueries>;
-  idempotency: ReturnType<typeof idempotencyQueries>;
+  submissions: Pick<ReturnType<typeof submissionQueries>, "unfinished" | "settleSubmitted" | "settleNotSent">;
+  idempotency: Pick<ReturnType<typeof idempotencyQueries>, "settleCutShort">;
+  instances: Pick<ReturnType<typeof instanceQueries>, "forgetGone">;
   bundlerUrl: string | undefined;
   logger: Logger;
 };
@@ -46,11 +50,13 @@ export async function reconcileSubmissions(
       await submissions.settleSubmitted(row.id, typeof sent === "object" ? sent.transactionHash : null);
       submitted++;
     } else {
-      await submissions.failed(row.id, "not sent: the API stopped before the bundler accepted it");
+      await submissions.settleNotSent(row.id, "not sent: the API stopped before the bundler accepted it");
       failed++;
     }
   }
   const keys = await parameters.idempotency.settleCutShort();
+  // Their rows no longer matter: a missing row means gone just as a stale one does.
+  await parameters.instances.forgetGone();
   if (submitted + failed + keys.replayed + keys.released > 0)
     logger.info({ submitted, failed, keys }, "reconciled unfinished submissions");
   return { submitted, failed, keys };

@@ -1,6 +1,6 @@
 import pino from "pino";
-import { describe, expect, it } from "vitest";
-import { failureOfResend, lostWriteAction, settleLostWrites } from "./settle";
+import { describe, expect, it, vi } from "vitest";
+import { failureOfResend, lostWriteAction, settleLostWrites, startWriteSettler } from "./settle";
 
 const HASH = `0x${"cd".repeat(32)}`;
 const OPERATION = { sender: "0x01", nonce: "0x0" } as never;
@@ -66,5 +66,26 @@ describe("settleLostWrites", () => {
       throw new Error("AA25 invalid account nonce");
     });
     expect(included.result).toEqual({ resent: 0, dropped: 0 });
+  });
+});
+
+describe("startWriteSettler", () => {
+  it("reconciles what gone processes left on every pass, without a bundler too, and goes on after a failed pass", async () => {
+    let passes = 0;
+    const settler = startWriteSettler({
+      submissions: { unindexed: async () => [], failed: async () => {} },
+      reconcile: async () => {
+        passes++;
+        if (passes === 1) throw new Error("database unreachable");
+      },
+      bundlerUrl: undefined,
+      logger: pino({ level: "silent" }),
+      intervalMs: 5,
+    });
+    await vi.waitUntil(() => passes >= 3);
+    await settler.stop();
+    const stoppedAt = passes;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(passes).toBe(stoppedAt);
   });
 });

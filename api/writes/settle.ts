@@ -55,23 +55,33 @@ export async function settleLostWrites(parameters: SettleLostWritesParameters): 
   return { resent, dropped };
 }
 
-/** Runs `settleLostWrites` every `intervalMs` until stopped; a pass never overlaps the next. */
+/**
+ * Every `intervalMs` until stopped, a pass that first settles what gone API processes left
+ * (`reconcile`: a process killed after this one started is noticed here, not at a start), then,
+ * with a bundler, runs `settleLostWrites`. A pass never overlaps the next.
+ */
 export function startWriteSettler(options: {
   submissions: SettleLostWritesParameters["submissions"];
-  bundlerUrl: string;
+  reconcile: () => Promise<unknown>;
+  bundlerUrl: string | undefined;
   logger: Logger;
   intervalMs?: number;
 }): { stop: () => Promise<void> } {
-  const bundler = bundlerRpc(options.bundlerUrl);
+  const bundler = options.bundlerUrl ? bundlerRpc(options.bundlerUrl) : undefined;
+  const pass = async () => {
+    await options.reconcile().catch((error) => {
+      options.logger.warn({ err: error }, "reconciling cut-off writes failed; tried again on the next pass");
+    });
+    if (!bundler) return;
+    await settleLostWrites({ submissions: options.submissions, bundler, logger: options.logger }).catch((error) => {
+      // A bundler that is down is asked again on the next pass; anything else is worth a warning.
+      if (!isUnreachable(error))
+        options.logger.warn({ err: error }, "settling lost writes failed; tried again on the next pass");
+    });
+  };
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = running.then(() =>
-      settleLostWrites({ submissions: options.submissions, bundler, logger: options.logger }).catch((error) => {
-        // A bundler that is down is asked again on the next pass; anything else is worth a warning.
-        if (!isUnreachable(error))
-          options.logger.warn({ err: error }, "settling lost writes failed; tried again on the next pass");
-      }),
-    );
+    running = running.then(pass);
   }, options.intervalMs ?? 2_000);
   timer.unref();
   return {
