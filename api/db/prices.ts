@@ -1,7 +1,7 @@
 // Closing prices of a market's candles, read for its price history. One statement per history:
 // every round trip costs both processes a system call per side, which on loopback was a good part
 // of an uncached history's cost (bench/README.md, "API reads").
-import type { CustomTypesConfig } from "pg";
+import pg, { type CustomTypesConfig } from "pg";
 import type { Db } from "./pool";
 
 /** A candle's bucket start in unix seconds and its closing prices by outcome index. */
@@ -39,11 +39,11 @@ function parseFloatArray(text: string): number[] {
   return values;
 }
 
-const candleTypes: CustomTypesConfig = {
-  getTypeParser: ((oid: number) => {
+const candleTypes = {
+  getTypeParser: ((oid: number, format?: "text") => {
     if (oid === INT8) return Number;
     if (oid === FLOAT8_ARRAY) return parseFloatArray;
-    throw new Error(`unexpected column type ${oid} in the candle query`);
+    return pg.types.getTypeParser(oid, format);
   }) as CustomTypesConfig["getTypeParser"],
 };
 
