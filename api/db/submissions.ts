@@ -46,8 +46,8 @@ export function submissionQueries(db: Db, views: string, instance: string = THIS
     }): Promise<string> {
       const { rows } = await db.query<{ id: string }>(
         `WITH prepared AS (
-           INSERT INTO api.submission (user_id, kind, request, state, valid_until, instance_id)
-           VALUES ($1, $2, $3, 'prepared', to_timestamp($4), $6) RETURNING id
+           INSERT INTO api.submission (user_id, kind, request, state, valid_until, instance_id, views_schema)
+           VALUES ($1, $2, $3, 'prepared', to_timestamp($4), $6, $7) RETURNING id
          ), linked AS (
            UPDATE api.idempotency_key SET submission_id = (SELECT id FROM prepared)
             WHERE user_id = $1 AND key = $5 AND status IS NULL
@@ -60,6 +60,7 @@ export function submissionQueries(db: Db, views: string, instance: string = THIS
           submission.validUntilSeconds,
           submission.idempotencyKey ?? null,
           instance,
+          views,
         ],
       );
       return rows[0]!.id;
@@ -83,7 +84,8 @@ export function submissionQueries(db: Db, views: string, instance: string = THIS
     /**
      * Accepted writes the indexer has not seen, still inside their sponsorship's validity, accepted
      * more than `settledForMs` ago, with their signed operation: the ones a bundler may have lost and
-     * that can be sent again. (Without a stored operation, only the deadline settles a write.)
+     * that can be sent again. (Without a stored operation, only the deadline settles a write.) Only
+     * writes recorded by an API reading the same views: another deployment's bundler cannot judge them.
      */
     async unindexed(
       settledForMs: number,
@@ -92,20 +94,25 @@ export function submissionQueries(db: Db, views: string, instance: string = THIS
         `SELECT s.id, s.user_op_hash, s.user_op
            FROM api.submission s
           WHERE s.state = 'submitted' AND s.valid_until > now() AND s.user_op IS NOT NULL
+            AND (s.views_schema IS NULL OR s.views_schema = $2)
             AND s.updated_at < now() - make_interval(secs => $1::double precision / 1000)
             AND NOT EXISTS (SELECT 1 FROM "${views}".user_operation u WHERE u.hash = s.user_op_hash)`,
-        [settledForMs],
+        [settledForMs, views],
       );
       return rows;
     },
 
-    /** Submissions whose send was cut short: still `prepared`, and their process is gone. */
+    /**
+     * Submissions whose send was cut short: still `prepared`, their process gone, and recorded by an
+     * API reading the same views (only this deployment's indexer and bundler can say if it was sent).
+     */
     async unfinished(): Promise<{ id: string; user_op_hash: string | null; indexed: boolean }[]> {
       const { rows } = await db.query(
         `SELECT s.id, s.user_op_hash, u.hash IS NOT NULL AS indexed
            FROM api.submission s LEFT JOIN "${views}".user_operation u ON u.hash = s.user_op_hash
-          WHERE s.state = 'prepared' AND ${ownerIsGone("s.instance_id", "$1")}`,
-        [instance],
+          WHERE s.state = 'prepared' AND (s.views_schema IS NULL OR s.views_schema = $2)
+            AND ${ownerIsGone("s.instance_id", "$1")}`,
+        [instance, views],
       );
       return rows;
     },
