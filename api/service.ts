@@ -123,6 +123,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     submissions: submissionQueries(pool, config.VIEWS_SCHEMA),
     reconcile,
     bundlerUrl: config.BUNDLER_URL,
+    publicClient: chain?.publicClient,
     logger,
   });
 

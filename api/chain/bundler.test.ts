@@ -161,6 +161,7 @@ describe("sending a stored operation again", () => {
       resendOutcomeOf(new Error("UserOperation failed validation with reason: AA25 invalid account nonce")),
     ).toEqual({ kind: "known" });
     expect(resendOutcomeOf(new Error("Already known"))).toEqual({ kind: "known" });
+    expect(resendOutcomeOf(new Error("AA10 sender already constructed"))).toEqual({ kind: "known" });
   });
 
   it("reads any other answer as a refusal with its reason, and no answer as the bundler being unavailable", () => {

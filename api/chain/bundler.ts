@@ -4,6 +4,7 @@
 import { type Client, createClient, type Hex, http, type PublicClient } from "viem";
 import {
   createBundlerClient,
+  entryPoint07Abi,
   entryPoint07Address,
   formatUserOperationRequest,
   type UserOperation,
@@ -183,8 +184,27 @@ export async function resendUserOperation(bundler: Rpc, operation: StoredUserOpe
 export function resendOutcomeOf(error: unknown): ResendOutcome {
   if (isUnreachable(error)) throw new BundlerUnavailableError({ cause: error });
   const message = String((error as Error | undefined)?.message);
-  if (/\bAA25\b|already known/i.test(message)) return { kind: "known" };
+  // AA10: the account this operation would deploy exists (only an account's first operation deploys it).
+  if (/\bAA25\b|\bAA10\b|already known/i.test(message)) return { kind: "known" };
   return { kind: "refused", reason: (error as { shortMessage?: string }).shortMessage ?? message.slice(0, 300) };
+}
+
+/**
+ * Whether the EntryPoint has spent the operation's nonce: the operation, or another with the same
+ * nonce, was included, and sending it again can only be refused.
+ */
+export async function operationNonceSpent(
+  publicClient: PublicClient,
+  operation: StoredUserOperation,
+): Promise<boolean> {
+  const nonce = BigInt(operation.nonce as Hex);
+  const next = await publicClient.readContract({
+    address: entryPoint07Address,
+    abi: entryPoint07Abi,
+    functionName: "getNonce",
+    args: [operation.sender as Hex, nonce >> 64n],
+  });
+  return next > nonce;
 }
 
 /** A failure of a send, as one of the classes above. */

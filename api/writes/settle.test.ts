@@ -19,6 +19,9 @@ describe("failureOfResend", () => {
   it("fails a write only when the resend is refused, since then no one holds it", () => {
     expect(failureOfResend({ kind: "accepted" })).toBeNull();
     expect(failureOfResend({ kind: "known" })).toBeNull();
+    expect(
+      failureOfResend({ kind: "refused", reason: "UserOperation reverted during simulation with reason: 0x" }),
+    ).toBeNull();
     expect(failureOfResend({ kind: "refused", reason: "AA32 paymaster expired" })).toBe(
       "dropped by the bundler, and refused when sent again: AA32 paymaster expired",
     );
@@ -26,7 +29,7 @@ describe("failureOfResend", () => {
 });
 
 describe("settleLostWrites", () => {
-  const run = async (status: string, sendAnswer: () => unknown) => {
+  const run = async (status: string, sendAnswer: () => unknown, spent: () => boolean = () => false) => {
     const failed: [string, string][] = [];
     const sent: unknown[] = [];
     const bundler = {
@@ -40,7 +43,8 @@ describe("settleLostWrites", () => {
       unindexed: async () => [{ id: "s1", user_op_hash: HASH, user_op: OPERATION }],
       failed: async (id: string, error: string) => void failed.push([id, error]),
     };
-    const result = await settleLostWrites({ submissions, bundler, logger: pino({ level: "silent" }) });
+    const nonceSpent = async () => spent();
+    const result = await settleLostWrites({ submissions, bundler, nonceSpent, logger: pino({ level: "silent" }) });
     return { result, failed, sent };
   };
 
@@ -67,6 +71,37 @@ describe("settleLostWrites", () => {
     });
     expect(included.result).toEqual({ resent: 0, dropped: 0 });
   });
+
+  it("leaves alone an operation whose nonce the EntryPoint spent, though the bundler no longer knows it", async () => {
+    expect(
+      await run(
+        "not_found",
+        () => HASH,
+        () => true,
+      ),
+    ).toEqual({
+      result: { resent: 0, dropped: 0 },
+      failed: [],
+      sent: [],
+    });
+  });
+
+  it("does not fail an operation whose resend is refused once its nonce is found spent, nor after a passing refusal", async () => {
+    let checks = 0;
+    const includedMeanwhile = await run(
+      "not_found",
+      () => {
+        throw new Error("AA21 didn't pay prefund");
+      },
+      () => checks++ > 0,
+    );
+    expect(includedMeanwhile.result).toEqual({ resent: 0, dropped: 0 });
+    const passing = await run("not_found", () => {
+      throw new Error("UserOperation reverted during simulation with reason: 0x");
+    });
+    expect(passing.result).toEqual({ resent: 0, dropped: 0 });
+    expect(passing.failed).toEqual([]);
+  });
 });
 
 describe("startWriteSettler", () => {
@@ -79,6 +114,7 @@ describe("startWriteSettler", () => {
         if (passes === 1) throw new Error("database unreachable");
       },
       bundlerUrl: undefined,
+      publicClient: undefined,
       logger: pino({ level: "silent" }),
       intervalMs: 5,
     });
