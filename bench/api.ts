@@ -17,6 +17,7 @@ import { freePort } from "../scripts/stack/ports";
 import { stopChild } from "../scripts/stack/processes";
 import { chainDriver } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
+import { dropSchemas } from "./database";
 import { queryLoop, READ_COLUMNS, readRow, warmedLoad } from "./readLoad";
 import { printTable } from "./stats";
 
@@ -110,6 +111,7 @@ export async function benchApi() {
     );
   } finally {
     await stack.stop();
+    await dropSchemas(stack, [stack.indexerSchema, stack.viewsSchema]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
