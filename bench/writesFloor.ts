@@ -79,6 +79,7 @@ export async function sustainedFloor(parameters: FloorParameters): Promise<numbe
   try {
     const deadline = performance.now() + parameters.seconds * 1000;
     let confirmed = 0;
+    let dropped = 0;
     await Promise.all(
       accounts.map(async (account) => {
         let next = signed(account);
@@ -90,15 +91,21 @@ export async function sustainedFloor(parameters: FloorParameters): Promise<numbe
             params: [rpc, entryPoint07Address] as never,
           });
           next = signed(account);
-          if (await inclusion) confirmed++;
+          // An operation the bundler drops (its bundle's simulation failed) is never included.
+          if (await Promise.race([inclusion, sleep(INCLUSION_TIMEOUT_MS).then(() => false)])) confirmed++;
+          else dropped++;
         }
       }),
     );
+    if (dropped > 0) console.log(`writes floor: ${dropped} operations not included within ${INCLUSION_TIMEOUT_MS} ms`);
     return confirmed / parameters.seconds;
   } finally {
     included.stop();
   }
 }
+
+const INCLUSION_TIMEOUT_MS = 10_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The limits of the buy, estimated once before the clock starts, padded as the API pads them. */
 async function knownLimits(
