@@ -4,7 +4,7 @@
 // even while the indexer commits new blocks.
 import type pg from "pg";
 import type { AgentActivity, HeldMarket } from "../agents/stats";
-import type { Db } from "./pool";
+import { type Db, withClient } from "./pool";
 
 export type AgentRow = {
   manager: string;
@@ -154,19 +154,18 @@ export function agentQueries(db: Db, views: string) {
 
   /** Runs `read` in one REPEATABLE READ snapshot and adds the block the indexer had committed in it. */
   async function snapshot<T>(read: (client: Client) => Promise<T>): Promise<T & AsOf> {
-    const client = await db.connect();
-    try {
-      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      const { rows } = await client.query({ name: "agents_as_of", text: asOfSql });
-      const result = await read(client);
-      await client.query("COMMIT");
-      return { ...result, asOf: Number(rows[0].block) };
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    return withClient(db, async (client) => {
+      try {
+        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        const { rows } = await client.query({ name: "agents_as_of", text: asOfSql });
+        const result = await read(client);
+        await client.query("COMMIT");
+        return { ...result, asOf: Number(rows[0].block) };
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    });
   }
 
   /** Cash and holdings of each vault; `allRows` keeps emptied position rows, for stats. */

@@ -29,3 +29,27 @@ export function createPool(options: { databaseUrl: string; max: number; logger: 
   );
   return pool;
 }
+
+/**
+ * Runs `work` on one connection of the pool (a transaction, a snapshot) and gives it back. While
+ * it is checked out, the pool no longer listens to a connection's `'error'`: a server that ends it
+ * then (a restart) would end the process. The query in flight fails anyway, and a connection that
+ * failed is discarded rather than returned.
+ */
+export async function withClient<T>(db: Db, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  let failure: Error | undefined;
+  const onError = (error: Error) => {
+    failure = error;
+  };
+  client.on("error", onError);
+  try {
+    return await work(client);
+  } catch (error) {
+    failure ??= error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.off("error", onError);
+    client.release(failure);
+  }
+}

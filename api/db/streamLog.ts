@@ -2,7 +2,7 @@
 // trade table, and reading events after a sequence number. Comments are appended by a trigger on
 // api.comment (see the migration).
 import type pg from "pg";
-import type { Db } from "./pool";
+import { type Db, withClient } from "./pool";
 
 /** Advisory lock every appender holds until commit, so that seq order is commit order. */
 export const STREAM_LOCK = 7220111;
@@ -115,24 +115,23 @@ export function streamLogQueries(db: Db, views: string) {
      */
     async syncTrades(options: { reorgDepth: number; batchSize: number }): Promise<number> {
       const sync = `BEGIN; SELECT pg_advisory_xact_lock(${STREAM_LOCK}); ${syncSql(views, options.reorgDepth, options.batchSize)}; COMMIT`;
-      const client = await db.connect();
-      try {
-        let appended = 0;
-        for (;;) {
-          const results = (await client.query(sync)) as unknown as pg.QueryResult<{
-            appended: number;
-            announced: number;
-          }>[];
-          const counts = results[2]!.rows[0]!;
-          appended += counts.appended;
-          if (counts.announced < options.batchSize) return appended;
+      return withClient(db, async (client) => {
+        try {
+          let appended = 0;
+          for (;;) {
+            const results = (await client.query(sync)) as unknown as pg.QueryResult<{
+              appended: number;
+              announced: number;
+            }>[];
+            const counts = results[2]!.rows[0]!;
+            appended += counts.appended;
+            if (counts.announced < options.batchSize) return appended;
+          }
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw error;
         }
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
 
     async after(seq: number, limit: number): Promise<StreamEventRow[]> {

@@ -1,4 +1,4 @@
-import type { Db } from "./pool";
+import { type Db, withClient } from "./pool";
 
 export type WalletRow = { wallet_id: string; user_id: string; address: string; created_at: Date };
 
@@ -30,34 +30,33 @@ export function walletQueries(db: Db) {
       intervalSeconds: number,
       grant: () => Promise<{ amount: bigint; txHash: string; result: T }>,
     ): Promise<{ allowed: true; result: T } | { allowed: false; retryAfterSeconds: number }> {
-      const client = await db.connect();
-      try {
-        await client.query("BEGIN");
-        await client.query("SELECT pg_advisory_xact_lock(hashtext('faucet:' || $1))", [userId]);
-        const { rows } = await client.query<{ wait: number }>(
-          `SELECT ceil(extract(epoch FROM (max(granted_at) + make_interval(secs => $2)) - now()))::int AS wait
-             FROM api.faucet_grant WHERE user_id = $1`,
-          [userId, intervalSeconds],
-        );
-        const wait = rows[0]?.wait ?? null;
-        if (wait !== null && wait > 0) {
-          await client.query("ROLLBACK");
-          return { allowed: false, retryAfterSeconds: wait };
+      return withClient(db, async (client) => {
+        try {
+          await client.query("BEGIN");
+          await client.query("SELECT pg_advisory_xact_lock(hashtext('faucet:' || $1))", [userId]);
+          const { rows } = await client.query<{ wait: number }>(
+            `SELECT ceil(extract(epoch FROM (max(granted_at) + make_interval(secs => $2)) - now()))::int AS wait
+               FROM api.faucet_grant WHERE user_id = $1`,
+            [userId, intervalSeconds],
+          );
+          const wait = rows[0]?.wait ?? null;
+          if (wait !== null && wait > 0) {
+            await client.query("ROLLBACK");
+            return { allowed: false, retryAfterSeconds: wait };
+          }
+          const { amount, txHash, result } = await grant();
+          await client.query("INSERT INTO api.faucet_grant (user_id, amount, tx_hash) VALUES ($1, $2, $3)", [
+            userId,
+            amount.toString(),
+            txHash,
+          ]);
+          await client.query("COMMIT");
+          return { allowed: true, result };
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw error;
         }
-        const { amount, txHash, result } = await grant();
-        await client.query("INSERT INTO api.faucet_grant (user_id, amount, tx_hash) VALUES ($1, $2, $3)", [
-          userId,
-          amount.toString(),
-          txHash,
-        ]);
-        await client.query("COMMIT");
-        return { allowed: true, result };
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
   };
 }
