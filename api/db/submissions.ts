@@ -155,6 +155,21 @@ export function submissionQueries(db: Db, views: string, instance: string = THIS
       ]);
     },
 
+    /**
+     * Those of the given user operation hashes whose write is decided: refused or settled as failed,
+     * or indexed (confirmed or reverted). Expiry is left to the status itself.
+     */
+    async decidedOf(userOpHashes: string[]): Promise<Set<string>> {
+      const { rows } = await db.query<{ user_op_hash: string }>(
+        `SELECT s.user_op_hash
+           FROM api.submission s
+          WHERE s.user_op_hash = ANY($1)
+            AND (s.state = 'failed' OR EXISTS (SELECT 1 FROM "${views}".user_operation u WHERE u.hash = s.user_op_hash))`,
+        [userOpHashes],
+      );
+      return new Set(rows.map((row) => row.user_op_hash));
+    },
+
     /** The caller's submission by user operation hash, with what the indexer knows of it. */
     async statusOf(userId: string, userOpHash: string) {
       const { rows } = await db.query(
