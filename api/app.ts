@@ -59,6 +59,7 @@ import { tradeWriteRoutes } from "./routes/trade";
 import { tradeRoutes } from "./routes/trades";
 import { walletRoutes } from "./routes/wallet";
 import type { StreamHub } from "./stream/hub";
+import type { StatusWaiters } from "./writes/statusWaiters";
 
 export { OPENAPI_PATH } from "./routes/openapiIndex";
 
@@ -77,8 +78,10 @@ export function createApp(options: {
   researchProviders?: ResearchProvider[];
   /** Where the rate limits count (Redis when configured); PostgreSQL over `pool` without it. */
   limits?: LimitStores;
+  /** Holds status requests that ask to wait; without it (no change listener) they answer at once. */
+  statusWaiters?: StatusWaiters;
 }) {
-  const { config, pool, logger, chain, stream } = options;
+  const { config, pool, logger, chain, stream, statusWaiters } = options;
   const views = config.VIEWS_SCHEMA;
   const db = {
     pool,
@@ -129,6 +132,7 @@ export function createApp(options: {
     if (options.cache) c.set("readCache", options.cache);
     if (chain) c.set("chain", chain);
     if (stream) c.set("stream", stream);
+    if (statusWaiters) c.set("statusWaiters", statusWaiters);
     c.set("paidResearch", paidResearch);
     await next();
   });

@@ -27,6 +27,7 @@ import { startStreamFeed } from "./stream/feed";
 import { StreamHub } from "./stream/hub";
 import { reconcileSubmissions } from "./writes/reconcile";
 import { startWriteSettler } from "./writes/settle";
+import { StatusWaiters } from "./writes/statusWaiters";
 
 export type ApiService = {
   url: string;
@@ -40,6 +41,11 @@ export type ApiService = {
 
 /** The base of the delay a stream client is told to wait before reconnecting when this process stops. */
 const SHUTDOWN_RETRY_MS = 1_000;
+/**
+ * How often writes waited on are checked without a notice: settling a write as failed (refused,
+ * lost) notifies nobody, and a notice may come between a request's first read and its wait.
+ */
+const STATUS_FALLBACK_MS = 250;
 
 export async function startApiService(config: Config, logger: Logger): Promise<ApiService> {
   await migrate(config.DATABASE_URL, logger);
@@ -68,6 +74,12 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     config.READ_CACHE_TTL_MS > 0
       ? new ReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: 10_000, enabled: () => changes.connected })
       : undefined;
+  const statusWaiters = new StatusWaiters({
+    decidedOf: submissionQueries(pool, config.VIEWS_SCHEMA).decidedOf,
+    fallbackMs: STATUS_FALLBACK_MS,
+    onError: (error) =>
+      logger.warn({ err: error }, "waited write statuses not checked; checked again on the next change"),
+  });
   const indexerChanges = indexerChannel(config.VIEWS_SCHEMA);
   const changes = listenForChanges({
     databaseUrl: config.DATABASE_URL,
@@ -75,7 +87,10 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     onChange: (channel, payload) => {
       if (channel === STREAM_CHANNEL) return stream.pump();
       // Ponder also notifies for blocks that wrote nothing ("[]"); those change no answer.
-      if (payload !== "[]") cache?.clear();
+      if (payload !== "[]") {
+        cache?.clear();
+        statusWaiters.changed();
+      }
       if (channel === indexerChanges) streamFeed.indexerChanged();
     },
     // Notifications may have been missed while the connection was down.
@@ -83,6 +98,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
       cache?.clear();
       streamFeed.indexerChanged();
       stream.pump();
+      statusWaiters.changed();
     },
     logger,
   });
@@ -107,7 +123,7 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
     redisKeyPrefix: config.REDIS_KEY_PREFIX,
     logger,
   });
-  const app = createApp({ config, pool, logger, cache, chain, stream, postViews, limits });
+  const app = createApp({ config, pool, logger, cache, chain, stream, postViews, limits, statusWaiters });
   // Alive before anything is reconciled or accepted: other processes must leave this one's writes alone.
   const heartbeat = await startHeartbeat({ pool, logger });
   const reconcile = () =>
@@ -142,6 +158,8 @@ export async function startApiService(config: Config, logger: Logger): Promise<A
       // Open event streams would otherwise hold the server open until the drain cuts them.
       stream.close(SHUTDOWN_RETRY_MS);
       streamFeed.close();
+      // Held status requests answer now (still `pending`) instead of holding the drain up.
+      statusWaiters.releaseAll();
       const { cut } = await drain(server, config.SHUTDOWN_DRAIN_MS);
       await postViews.stop();
       await writeSettler.stop();

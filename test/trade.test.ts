@@ -132,6 +132,23 @@ describe("trading through the API", () => {
     expect(await chain.getBalance({ address: wallet })).toBe(0n);
   });
 
+  it("holds a status request with waitMs until the write is confirmed, and refuses a waitMs out of range", async () => {
+    // Not 1 USDC: the bundler test below takes a recent submission of 1 USDC for its own.
+    const buy = await client.call("POST", "/api/trade/buy", {
+      body: { marketSlug: market(1).slug, outcome: "Yes", amount: 1.25 },
+    });
+    expect(buy.status).toBe(200);
+    const held = await client.call("GET", `/api/trade/status/${buy.body.txId}?waitMs=10000`);
+    expect(held.status).toBe(200);
+    expect(held.body).toMatchObject({ txId: buy.body.txId, status: "confirmed", blockNumber: expect.any(Number) });
+    for (const waitMs of ["-1", "abc", "30001", "1.5"]) {
+      const refused = await client.call("GET", `/api/trade/status/${buy.body.txId}?waitMs=${waitMs}`);
+      expect(refused.status, waitMs).toBe(400);
+      expectEnvelope(refused.body, "invalid_parameter");
+      expect(refused.body.error.details.parameter, waitMs).toBe("waitMs");
+    }
+  });
+
   it.each([
     [{ marketSlug: "no-such-market", outcome: "Yes", amount: 1 }, 404, "not_found"],
     [{ marketSlug: "btc-above-150k-end-of-2026", outcome: "Maybe", amount: 1 }, 400, "invalid_parameter"],

@@ -338,7 +338,7 @@ export interface paths {
         };
         /**
          * Status of a trade transaction
-         * @description `confirmed` once the indexer has seen the user operation succeed; `failed` when it reverted, was refused, or passed its deadline. Only its owner may read it: another user's txId is 404.
+         * @description `confirmed` once the indexer has seen the user operation succeed; `failed` when it reverted, was refused, or passed its deadline. Only its owner may read it: another user's txId is 404. With `waitMs`, a `pending` write is answered when it is decided (or the wait ends) instead of being polled.
          */
         get: operations["getTradeStatus"];
         put?: never;
@@ -3122,7 +3122,10 @@ export interface operations {
     };
     getTradeStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description hold the answer up to this many milliseconds (0 to 30000) while the status is `pending`: it comes back as soon as the write is confirmed or failed, and at the end of the wait still `pending` otherwise; the answer has the same shape either way. One request instead of polling. */
+                waitMs?: number | null;
+            };
             header?: never;
             path: {
                 txId: string;

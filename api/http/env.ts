@@ -22,6 +22,7 @@ import type { walletQueries } from "../db/wallets";
 import type { ViewCounter } from "../journal/viewCounter";
 import type { PaidResearch } from "../research/paidResearch";
 import type { StreamHub } from "../stream/hub";
+import type { StatusWaiters } from "../writes/statusWaiters";
 import type { LimitStores } from "./limitStores";
 import type { ReadCache } from "./readCache";
 
@@ -64,6 +65,8 @@ export type AppEnv = {
     chain?: ChainAccess;
     /** Absent when the process does not serve the live stream (tests of single routes). */
     stream?: StreamHub;
+    /** Holds status requests that asked to wait; absent when the process does not listen for changes. */
+    statusWaiters?: StatusWaiters;
     /** The shared counters of the rate limits. */
     limits: LimitStores;
     /** Paid research: its providers, payment network and x402 payment gate. */

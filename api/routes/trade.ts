@@ -7,7 +7,7 @@ import { limitWrites, writeLimitNote } from "../http/writeLimits";
 import { buy } from "../trading/buy";
 import { claim } from "../trading/claim";
 import { sell } from "../trading/sell";
-import { writeStatus } from "../writes/status";
+import { awaitedWriteStatus } from "../writes/status";
 import { MarketSlug, Text } from "./schemas";
 
 /** A positive decimal with at most 6 places, as USDC and outcome tokens have on chain. */
@@ -164,6 +164,9 @@ const claimRoute = writeRoute(
   `${COMMON} 400 when the market is not resolved (or voided); 404 for an unknown market or no position to claim (in the vault for a vault claim).`,
 );
 
+/** The longest a status request may be held (`waitMs`). */
+const MAX_STATUS_WAIT_MS = 30_000;
+
 const statusRoute = createRoute({
   method: "get",
   path: "/api/trade/status/{txId}",
@@ -171,7 +174,7 @@ const statusRoute = createRoute({
   tags: ["Trades"],
   summary: "Status of a trade transaction",
   description:
-    "`confirmed` once the indexer has seen the user operation succeed; `failed` when it reverted, was refused, or passed its deadline. Only its owner may read it: another user's txId is 404.",
+    "`confirmed` once the indexer has seen the user operation succeed; `failed` when it reverted, was refused, or passed its deadline. Only its owner may read it: another user's txId is 404. With `waitMs`, a `pending` write is answered when it is decided (or the wait ends) instead of being polled.",
   security: BEARER_AUTH,
   middleware: [requireUser()] as const,
   request: {
@@ -180,6 +183,18 @@ const statusRoute = createRoute({
         .string()
         .regex(/^0x[0-9a-fA-F]{64}$/, "must be a user operation hash")
         .openapi({ param: { name: "txId", in: "path" } }),
+    }),
+    query: z.object({
+      waitMs: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_STATUS_WAIT_MS)
+        .default(0)
+        .openapi({
+          description: `hold the answer up to this many milliseconds (0 to ${MAX_STATUS_WAIT_MS}) while the status is \`pending\`: it comes back as soon as the write is confirmed or failed, and at the end of the wait still \`pending\` otherwise; the answer has the same shape either way. One request instead of polling.`,
+          example: 10_000,
+        }),
     }),
   },
   responses: {
@@ -194,7 +209,8 @@ export const tradeWriteRoutes = new OpenAPIHono<AppEnv>()
   .openapi(claimRoute, async (c) => c.json(await claim(c.var, c.req.valid("json")), 200))
   .openapi(statusRoute, async (c) => {
     const txId = c.req.valid("param").txId.toLowerCase();
-    const row = await c.var.db.submissions.statusOf(c.var.user.id, txId);
-    if (!row) throw notFound("transaction");
-    return c.json(writeStatus(txId, row, Date.now()), 200);
+    const read = () => c.var.db.submissions.statusOf(c.var.user.id, txId);
+    const status = await awaitedWriteStatus(read, txId, c.req.valid("query").waitMs, c.var.statusWaiters);
+    if (!status) throw notFound("transaction");
+    return c.json(status, 200);
   });

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SubmissionStatusRow } from "../db/submissions";
-import { INDEXING_MARGIN_MS, writeStatus } from "./status";
+import { awaitedWriteStatus, INDEXING_MARGIN_MS, writeStatus } from "./status";
+import type { StatusWaiters } from "./statusWaiters";
 
 const TX_ID = `0x${"11".repeat(32)}`;
 const validUntil = new Date("2026-05-01T12:00:00Z");
@@ -69,5 +70,41 @@ describe("writeStatus", () => {
   it("believes the indexer over the clock: an operation indexed late is still confirmed", () => {
     const late = row({ success: true, block_number: "1", timestamp: "0" });
     expect(writeStatus(TX_ID, late, validUntil.getTime() + 10 * INDEXING_MARGIN_MS).status).toBe("confirmed");
+  });
+});
+
+describe("awaitedWriteStatus", () => {
+  // Far from its deadline: pending while not indexed.
+  const pending = row({ valid_until: new Date(Date.now() + 600_000) });
+  const confirmed = row({ success: true, block_number: "7", timestamp: "1777636800", indexed_tx_hash: "0xmined" });
+  const waiters = () => ({ until: vi.fn(async () => {}) });
+
+  it("holds a pending write up to waitMs, then answers what it reads after the wait", async () => {
+    const read = vi.fn().mockResolvedValueOnce(pending).mockResolvedValueOnce(confirmed);
+    const held = waiters();
+    const status = await awaitedWriteStatus(read, TX_ID, 5_000, held as unknown as StatusWaiters);
+    expect(held.until).toHaveBeenCalledExactlyOnceWith(TX_ID, 5_000);
+    expect(read).toHaveBeenCalledTimes(2);
+    expect(status).toMatchObject({ status: "confirmed", blockNumber: 7, txHash: "0xmined" });
+  });
+
+  it("answers at once when the write is decided, waitMs is 0, or nothing can wait", async () => {
+    const held = waiters();
+    expect(
+      await awaitedWriteStatus(async () => confirmed, TX_ID, 5_000, held as unknown as StatusWaiters),
+    ).toMatchObject({ status: "confirmed" });
+    expect(await awaitedWriteStatus(async () => pending, TX_ID, 0, held as unknown as StatusWaiters)).toMatchObject({
+      status: "pending",
+    });
+    expect(await awaitedWriteStatus(async () => pending, TX_ID, 5_000, undefined)).toMatchObject({ status: "pending" });
+    expect(held.until).not.toHaveBeenCalled();
+  });
+
+  it("is undefined, without waiting, for a write that is not the caller's", async () => {
+    const held = waiters();
+    expect(await awaitedWriteStatus(async () => undefined, TX_ID, 5_000, held as unknown as StatusWaiters)).toBe(
+      undefined,
+    );
+    expect(held.until).not.toHaveBeenCalled();
   });
 });
