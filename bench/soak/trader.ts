@@ -1,7 +1,8 @@
 // One simulated trader of the soak: a user of its own, with a wallet the faucet funds once, buying
 // and selling through the public API. It keeps one write in flight: it sends a buy or a sell,
-// follows GET /api/trade/status until the write ends, pauses, and goes on. It sells only tokens
-// its indexed positions say it holds, and buys only with USDC it has not spent.
+// follows GET /api/trade/status (held by the route while pending) until the write ends, pauses,
+// and goes on. It sells only tokens its indexed positions say it holds, and buys only with USDC it
+// has not spent.
 import { tokenFor } from "../../test/helpers/tokens";
 import type { AcceptedWrite } from "./checks";
 
@@ -34,6 +35,8 @@ export type TradingOptions = {
 /** Share of a trader's writes that are sells, when it holds anything to sell. */
 const SELL_SHARE = 0.35;
 const LARGEST_BUY_USDC = 20;
+/** The longest the status route is asked to hold a pending write's request. */
+const STATUS_WAIT_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -122,14 +125,21 @@ async function holdings(trader: Trader, options: TradingOptions) {
     .map((position) => ({ ...position, units: Math.round(position.tokens * 1e6) }));
 }
 
-/** Polls the write's status until it is confirmed or failed, or `settleBy` passes. */
+/**
+ * Asks the write's status, held by the route while pending but not past `settleBy`, until it is
+ * confirmed or failed, or `settleBy` passes. Only after an answer that was not held (an error, no
+ * answer) does it pause `pollMs` before asking again.
+ */
 async function follow(trader: Trader, write: AcceptedWrite, sentAt: number, options: TradingOptions) {
   while (performance.now() < options.settleBy) {
-    await sleep(options.pollMs);
-    const answer = await call(options.apiUrl, "GET", `/api/trade/status/${write.txId}`, trader.token).catch(
-      () => undefined,
-    );
-    if (answer?.status !== 200 || answer.body.status === "pending") continue;
+    const waitMs = Math.min(STATUS_WAIT_MS, Math.ceil(options.settleBy - performance.now()));
+    const path = `/api/trade/status/${write.txId}?waitMs=${waitMs}`;
+    const answer = await call(options.apiUrl, "GET", path, trader.token).catch(() => undefined);
+    if (answer?.status !== 200) {
+      await sleep(options.pollMs);
+      continue;
+    }
+    if (answer.body.status === "pending") continue;
     write.status = answer.body.status;
     if (write.status === "confirmed") write.confirmedAfterMs = performance.now() - sentAt;
     else write.error = answer.body.error ?? "failed";
