@@ -14,11 +14,11 @@ import { startStack } from "../scripts/stack";
 import { startApi } from "../scripts/stack/api";
 import { waitForIndexer } from "../scripts/stack/indexer";
 import { freePort } from "../scripts/stack/ports";
-import { stopChild } from "../scripts/stack/processes";
+import { startTypeScriptChild, stopChild, waitUntil } from "../scripts/stack/processes";
 import { chainDriver } from "../test/helpers/chain";
 import { traderAddresses } from "../test/helpers/scenario";
 import { dropSchemas } from "./database";
-import { queryLoop, READ_COLUMNS, readRow, warmedLoad } from "./readLoad";
+import { FLOOR_COLUMNS, queryLoop, READ_COLUMNS, readRow, warmedLoad } from "./readLoad";
 import { printTable } from "./stats";
 
 const CONNECTIONS = 64;
@@ -90,23 +90,36 @@ export async function benchApi() {
       logFile: join(dataDir, "logs", "api-uncached.log"),
       env: { READ_CACHE_TTL_MS: "0" },
     });
+    // The same queries behind bare node:http: the floor of any HTTP answer of them on this machine.
+    const floorPort = await freePort();
+    const floor = startTypeScriptChild("read floor", join(import.meta.dirname, "readFloor.ts"), {
+      logFile: join(dataDir, "logs", "read-floor.log"),
+      env: { DATABASE_URL: stack.databaseUrl, VIEWS_SCHEMA: views, PORT: String(floorPort) },
+    });
+    const floorUrl = `http://127.0.0.1:${floorPort}`;
     const rows: string[][] = [];
     let tool = "";
     try {
+      await waitUntil("read floor", async () => (await fetch(`${floorUrl}${endpoints[0]!.path}`)).ok, {
+        child: floor,
+        timeoutMs: 30_000,
+      });
       for (const [i, endpoint] of endpoints.entries()) {
         const cached = await warmedLoad(`${stack.apiUrl}${endpoint.path}`, CONNECTIONS, SECONDS);
         const uncached = await warmedLoad(`${uncachedApi.url}${endpoint.path}`, CONNECTIONS, SECONDS);
+        const bare = await warmedLoad(`${floorUrl}${endpoint.path}`, CONNECTIONS, SECONDS);
         const direct = await queryLoop(raw[i]!, CONNECTIONS, SECONDS);
         tool = cached.tool;
-        rows.push(readRow(endpoint.name, cached, uncached, direct));
+        rows.push(readRow(endpoint.name, cached, uncached, direct, bare));
       }
     } finally {
+      await stopChild(floor);
       await stopChild(uncachedApi.child);
       await pool.end();
     }
     printTable(
       `api (one API process, ${CONNECTIONS} connections via ${tool}, ${SECONDS} s each; targets: /api/markets >= 5,000 req/s with p99 <= 20 ms, every endpoint >= 0.5 of raw)`,
-      READ_COLUMNS,
+      [...READ_COLUMNS, ...FLOOR_COLUMNS],
       rows,
     );
   } finally {

@@ -33,8 +33,23 @@ export const READ_COLUMNS = [
   "cache off / raw",
 ];
 
-/** One endpoint: the API as configured, the API with its cache off, and the raw query's rate. */
-export function readRow(name: string, cached: LoadResult, uncached: LoadResult, raw: number): string[] {
+/** The columns a floor (bench/readFloor.ts: the same query behind bare node:http) adds to a row. */
+export const FLOOR_COLUMNS = ["bare http + pg req/s", "cache off / bare"];
+
+/** One endpoint: the API as configured, the API with its cache off, the raw query's rate, and the floor if measured. */
+export function readRow(
+  name: string,
+  cached: LoadResult,
+  uncached: LoadResult,
+  raw: number,
+  floor?: LoadResult,
+): string[] {
+  const floorCells = floor
+    ? [
+        `${Math.round(floor.requestsPerSecond)} (p99 ${floor.p99Ms.toFixed(1)} ms)`,
+        (uncached.requestsPerSecond / floor.requestsPerSecond).toFixed(2),
+      ]
+    : [];
   return [
     name,
     `${Math.round(cached.requestsPerSecond)}`,
@@ -43,5 +58,6 @@ export function readRow(name: string, cached: LoadResult, uncached: LoadResult, 
     `${Math.round(raw)}`,
     (cached.requestsPerSecond / raw).toFixed(2),
     (uncached.requestsPerSecond / raw).toFixed(2),
+    ...floorCells,
   ];
 }
