@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./http/errors";
-import { bucketTimestamp, fillPriceSeries, MAX_PRICE_POINTS, priceHistoryJson, priceWindow } from "./priceSeries";
+import {
+  asciiJsonString,
+  bucketTimestamp,
+  fillPriceSeries,
+  MAX_PRICE_POINTS,
+  priceHistoryJson,
+  priceWindow,
+} from "./priceSeries";
 
 const HOUR = 3_600;
 const T0 = 1_767_225_600; // 2026-01-01T00:00:00Z, a bucket start for every interval
@@ -130,6 +137,13 @@ describe("priceHistoryJson", () => {
     expect(text).toBe(JSON.stringify(asObjects(outcomes)));
   });
 
+  it("writes ASCII only, the same object once parsed, when names are not ASCII", () => {
+    const outcomes = ["Sí", "Nö 😀"];
+    const text = priceHistoryJson({ slug: "élection", interval: "1h", outcomes, points });
+    expect(text).toMatch(/^[\x00-\x7f]*$/);
+    expect(JSON.parse(text)).toEqual({ ...asObjects(outcomes), slug: "élection" });
+  });
+
   it("keeps outcome names that look like numbers in outcome order, the same object once parsed", () => {
     const outcomes = ["2027", "2028", "never"];
     const text = priceHistoryJson({ slug: "fed-cuts", interval: "1h", outcomes, points });
@@ -137,6 +151,17 @@ describe("priceHistoryJson", () => {
       '{"timestamp":"2026-01-01T00:00:00.000Z","2027":0.30000000000000004,"2028":1e-7,"never":0.000012345}',
     );
     expect(JSON.parse(text)).toEqual(asObjects(outcomes));
+  });
+});
+
+describe("asciiJsonString", () => {
+  it("escapes every character outside ASCII and parses back to the same string", () => {
+    for (const value of ["Sí", "naïve 😀", "日本", 'plain "quoted" \\ text\n', "\ud800 lone"]) {
+      const text = asciiJsonString(value);
+      expect(text).toMatch(/^[\x00-\x7f]*$/);
+      expect(JSON.parse(text)).toBe(value);
+    }
+    expect(asciiJsonString("Yes")).toBe(JSON.stringify("Yes"));
   });
 });
 

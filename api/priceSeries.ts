@@ -70,9 +70,11 @@ export function fillPriceSeries(parameters: {
 /**
  * The price history's answer as JSON text: `{slug, interval, prices}` with each point
  * `{"timestamp": ISO, "<outcome>": price, ...}`, the same text JSON.stringify gives for those objects
- * (except for outcome names that are array indices, such as "2027", which an object would list first).
- * Written directly because an uncached history spent most of its time here: objects keyed by outcome
- * names serialize slowly, and Date's toISOString took about 1.7 µs a point.
+ * (except for outcome names that are array indices, such as "2027", which an object would list first,
+ * and for characters outside ASCII, which are escaped). Written directly because an uncached history
+ * spent most of its time here: objects keyed by outcome names serialize slowly, and Date's
+ * toISOString took about 1.7 µs a point. The text is ASCII only, so that it can be sent as latin1
+ * bytes (api/http/jsonText.ts): encoding 65 KB as UTF-8 took longer than writing it.
  */
 export function priceHistoryJson(parameters: {
   slug: string;
@@ -80,14 +82,21 @@ export function priceHistoryJson(parameters: {
   outcomes: string[];
   points: PricePoint[];
 }): string {
-  const keys = parameters.outcomes.map((name) => `,${JSON.stringify(name)}:`);
-  const points = parameters.points.map((point) => {
-    let text = `{"timestamp":"${bucketTimestamp(point.start)}"`;
-    for (let i = 0; i < keys.length; i++) text += keys[i] + jsonNumber(point.prices[i] ?? 0);
-    return `${text}}`;
-  });
-  return `{"slug":${JSON.stringify(parameters.slug)},"interval":"${parameters.interval}","prices":[${points.join(",")}]}`;
+  const keys = parameters.outcomes.map((name) => `,${asciiJsonString(name)}:`);
+  const { points } = parameters;
+  let text = `{"slug":${asciiJsonString(parameters.slug)},"interval":"${parameters.interval}","prices":[`;
+  for (let i = 0; i < points.length; i++) {
+    const point = points[i]!;
+    text += `${i === 0 ? "" : ","}{"timestamp":"${bucketTimestamp(point.start)}"`;
+    for (let k = 0; k < keys.length; k++) text += keys[k] + jsonNumber(point.prices[k] ?? 0);
+    text += "}";
+  }
+  return `${text}]}`;
 }
+
+/** JSON.stringify of a string with every character outside ASCII escaped (`\u00e9`): the same value once parsed. */
+export const asciiJsonString = (value: string) =>
+  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 const jsonNumber = (value: number) => (Number.isFinite(value) ? String(value) : "null");
 

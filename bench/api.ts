@@ -76,7 +76,7 @@ export async function benchApi() {
       () => markets.list({ limit: 50, offset: 0 }),
       async () => {
         await markets.bySlug(market!.slug);
-        await prices.candles(market!.address.toLowerCase(), "1h", startSeconds, startSeconds + (HOURS - 1) * 3600);
+        await prices.candles(market!.address.toLowerCase(), 2, "1h", startSeconds, startSeconds + (HOURS - 1) * 3600);
       },
       () => trades.recent(20),
     ];

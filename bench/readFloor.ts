@@ -27,7 +27,13 @@ async function priceHistory(slug: string, search: URLSearchParams): Promise<stri
     toSeconds: Math.floor(Date.parse(search.get("to")!) / 1000),
     createdSeconds: Number(market.created_at),
   })!;
-  const candles = await prices.candles(market.contract_address!, "1h", window.first, window.last);
+  const candles = await prices.candles(
+    market.contract_address!,
+    market.outcomes.length,
+    "1h",
+    window.first,
+    window.last,
+  );
   const points = fillPriceSeries({
     window,
     interval: "1h",

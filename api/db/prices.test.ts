@@ -1,25 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { unpackCandles } from "./prices";
 
-/** What PostgreSQL's int8send(start) || array_send(close) writes for a one-dimensional float8[]. */
+/** What PostgreSQL's int8send(start) || float8send(close[1]) || ... writes for each candle. */
 function packed(candles: { start: number; close: number[] }[]): Buffer {
   return Buffer.concat(
     candles.map(({ start, close }) => {
-      const head = Buffer.alloc(8 + 12 + (close.length ? 8 : 0));
-      head.writeBigInt64BE(BigInt(start), 0);
-      head.writeInt32BE(close.length ? 1 : 0, 8);
-      head.writeInt32BE(0, 12);
-      head.writeInt32BE(701, 16);
-      if (close.length) {
-        head.writeInt32BE(close.length, 20);
-        head.writeInt32BE(1, 24);
-      }
-      const elements = Buffer.alloc(close.length * 12);
-      close.forEach((value, i) => {
-        elements.writeInt32BE(8, i * 12);
-        elements.writeDoubleBE(value, i * 12 + 4);
-      });
-      return Buffer.concat([head, elements]);
+      const bytes = Buffer.alloc(8 + 8 * close.length);
+      bytes.writeBigInt64BE(BigInt(start), 0);
+      close.forEach((value, i) => bytes.writeDoubleBE(value, 8 + 8 * i));
+      return bytes;
     }),
   );
 }
@@ -29,16 +18,23 @@ describe("unpackCandles", () => {
     const candles = [
       { start: 1_700_000_000, close: [0.52, 0.48] },
       { start: 1_700_003_600, close: [1e-5, 0.99999] },
-      { start: 1_700_007_200, close: [0.2, 0.3, 0.5] },
+      { start: 1_700_007_200, close: [0.2, 0.8] },
     ];
-    expect(unpackCandles(packed(candles))).toEqual(candles);
+    expect(unpackCandles(packed(candles), 2)).toEqual(candles);
   });
 
-  it("reads an empty closes array", () => {
-    expect(unpackCandles(packed([{ start: 3600, close: [] }]))).toEqual([{ start: 3600, close: [] }]);
+  it("reads as many closes as the market has outcomes", () => {
+    const candles = [{ start: 3600, close: [0.2, 0.3, 0.5] }];
+    expect(unpackCandles(packed(candles), 3)).toEqual(candles);
+  });
+
+  it("puts candles delivered out of order back in order", () => {
+    const late = { start: 7200, close: [0.6, 0.4] };
+    const early = { start: 3600, close: [0.5, 0.5] };
+    expect(unpackCandles(packed([late, early]), 2)).toEqual([early, late]);
   });
 
   it("reads no candles from SQL NULL (no rows aggregated)", () => {
-    expect(unpackCandles(null)).toEqual([]);
+    expect(unpackCandles(null, 2)).toEqual([]);
   });
 });

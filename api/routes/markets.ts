@@ -5,7 +5,7 @@ import type { MarketRow } from "../db/markets";
 import { byOutcome, isoFromSeconds } from "../format";
 import type { AppEnv } from "../http/env";
 import { errorResponses, marketNotFound } from "../http/errors";
-import { jsonText } from "../http/jsonText";
+import { asciiJsonText } from "../http/jsonText";
 import { fillPriceSeries, MAX_PRICE_POINTS, priceHistoryJson, priceWindow } from "../priceSeries";
 import { SlugParam } from "./schemas";
 
@@ -197,7 +197,13 @@ export const marketRoutes = new OpenAPIHono<AppEnv>()
 
     // Without `to`, the series runs to now, or to the latest trade if the chain's clock is ahead.
     const upTo = to ? window.last : Number.MAX_SAFE_INTEGER;
-    const candles = await c.var.db.prices.candles(row.contract_address!, interval, window.first, upTo);
+    const candles = await c.var.db.prices.candles(
+      row.contract_address!,
+      row.outcomes.length,
+      interval,
+      window.first,
+      upTo,
+    );
     const points = fillPriceSeries({
       window,
       interval,
@@ -205,5 +211,8 @@ export const marketRoutes = new OpenAPIHono<AppEnv>()
       candles,
       opening: uniformPrices(row.outcomes.length),
     });
-    return jsonText<PriceHistory>(c, priceHistoryJson({ slug: row.slug, interval, outcomes: row.outcomes, points }));
+    return asciiJsonText<PriceHistory>(
+      c,
+      priceHistoryJson({ slug: row.slug, interval, outcomes: row.outcomes, points }),
+    );
   });
