@@ -16,7 +16,7 @@ const Settings = (preset: { traders: number; seconds: number; clients: number })
     SOAK_CLIENT_PROCESSES: Count(2),
     /** Longest pause of a trader between one write's end and its next (uniform from 0). */
     SOAK_THINK_MS: z.coerce.number().int().min(0).default(1_000),
-    /** How often a trader asks GET /api/trade/status while its write is pending: the latency's resolution. */
+    /** A trader's pause before asking GET /api/trade/status again after an error or no answer (a pending write's status is held by the route, `waitMs`). */
     SOAK_POLL_MS: z.coerce.number().int().min(10).default(250),
     /** After the traders stop: how long writes still pending may take to end, and the stream to deliver them. */
     SOAK_SETTLE_SECONDS: Count(120),

@@ -39,7 +39,7 @@ export function printSoakTable(report: SoakReport) {
   const perSecond = (count: number) => (count / settings.seconds).toFixed(1);
   const load = report.loadAverage.map((value) => value.toFixed(2)).join(" ");
   printTable(
-    `soak (${settings.traders} traders for ${settings.seconds} s across ${report.marketCount} markets, one API process, automine; ${settings.clients} stream clients; status polled every ${settings.pollMs} ms; load average ${load} when trading stopped)`,
+    `soak (${settings.traders} traders for ${settings.seconds} s across ${report.marketCount} markets, one API process, automine; ${settings.clients} stream clients; status followed with waitMs; load average ${load} when trading stopped)`,
     ["measure", "value", "check"],
     [
       ["writes accepted (200 with a txId)", `${writes.length} (${perSecond(writes.length)}/s; ${sides(writes)})`, ""],
