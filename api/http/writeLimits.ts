@@ -40,3 +40,21 @@ export const limitWritesPerAddress = (options: LimitWritesOptions): MiddlewareHa
     skipFailedRequests: true,
     failOpen: false,
   });
+
+/** The admin writes' one counter per user: market drafts, activations, resolutions, house-agent registrations. */
+export const limitAdminWrites = () => limitWrites({ name: "admin", limit: (config) => config.WRITE_LIMIT_ADMIN });
+
+export const ADMIN_WRITE_LIMIT_NOTE = writeLimitNote(
+  "WRITE_LIMIT_ADMIN",
+  "120 a minute",
+  "market drafts, activations, resolutions and house-agent registrations",
+);
+
+/** The account writes' one counter per user: wallet openings, profile changes, deletions of one's posts and comments. */
+export const limitAccountWrites = () => limitWrites({ name: "account", limit: (config) => config.WRITE_LIMIT_ACCOUNT });
+
+export const ACCOUNT_WRITE_LIMIT_NOTE = writeLimitNote(
+  "WRITE_LIMIT_ACCOUNT",
+  "120 in 10 minutes",
+  "wallet openings, profile changes and deletions",
+);

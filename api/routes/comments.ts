@@ -6,7 +6,7 @@ import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { errorResponses } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
-import { limitWrites, writeLimitNote } from "../http/writeLimits";
+import { ACCOUNT_WRITE_LIMIT_NOTE, limitAccountWrites, limitWrites } from "../http/writeLimits";
 import { Author, Text } from "./schemas";
 
 export const COMMENT_MAX_LENGTH = 2_000;
@@ -113,8 +113,8 @@ const deleteRoute = createRoute({
   security: BEARER_AUTH,
   tags: ["Journal"],
   summary: "Delete one's own comment",
-  description: `Only its author: 403 for anyone else, 404 for an unknown or already deleted comment. Replies to it stay, below a tombstone. ${writeLimitNote("WRITE_LIMIT_ACCOUNT", "120 in 10 minutes", "wallet openings, profile changes and deletions")}`,
-  middleware: [requireUser(), limitWrites({ name: "account", limit: (config) => config.WRITE_LIMIT_ACCOUNT })] as const,
+  description: `Only its author: 403 for anyone else, 404 for an unknown or already deleted comment. Replies to it stay, below a tombstone. ${ACCOUNT_WRITE_LIMIT_NOTE}`,
+  middleware: [requireUser(), limitAccountWrites()] as const,
   request: { params: z.object({ id: CommentId.openapi({ param: { name: "id", in: "path" } }) }) },
   responses: {
     200: {

@@ -4,7 +4,7 @@ import { BEARER_AUTH, requireAdmin, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { errorResponses } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
-import { limitWrites, writeLimitNote } from "../http/writeLimits";
+import { ADMIN_WRITE_LIMIT_NOTE, limitAdminWrites } from "../http/writeLimits";
 import { sixDecimals, Utf8Text } from "./agentWrites";
 import { Text } from "./schemas";
 
@@ -52,14 +52,9 @@ const houseRoute = createRoute({
   operationId: "ensureHouseAgent",
   tags: ["Agents"],
   summary: "Register a house agent and seed its vault (admin)",
-  description: `Ensures the house user's wallet (as POST /api/wallet/get-or-create would), has the operator register its smart account as a house agent (\`house: true\`, no fee, no lockup; the registry deploys its vault) and bond \`seedUsdc\` of the operator's USDC into the vault while the vault has no bond. Transactions are sent by the operator and mined before the answer. Idempotent: an agent already registered answers 200 with its ids (and seeds its vault only if it still has no bond); a new one 201. The house's programs then trade through the public API with tokens of that user (roles \`agent\` and \`verified\`). 409 \`agent_not_house\` when the user's account registered itself as an agent, \`operator_underfunded\` when the operator holds less USDC than the seed, \`house_agent_refused\` when a contract refuses; 503 when this API has no operator key or wallet master key. ${writeLimitNote("WRITE_LIMIT_ADMIN", "120 a minute", "market drafts, activations, resolutions and house-agent registrations")}`,
+  description: `Ensures the house user's wallet (as POST /api/wallet/get-or-create would), has the operator register its smart account as a house agent (\`house: true\`, no fee, no lockup; the registry deploys its vault) and bond \`seedUsdc\` of the operator's USDC into the vault while the vault has no bond. Transactions are sent by the operator and mined before the answer. Idempotent: an agent already registered answers 200 with its ids (and seeds its vault only if it still has no bond); a new one 201. The house's programs then trade through the public API with tokens of that user (roles \`agent\` and \`verified\`). 409 \`agent_not_house\` when the user's account registered itself as an agent, \`operator_underfunded\` when the operator holds less USDC than the seed, \`house_agent_refused\` when a contract refuses; 503 when this API has no operator key or wallet master key. ${ADMIN_WRITE_LIMIT_NOTE}`,
   security: BEARER_AUTH,
-  middleware: [
-    requireUser(),
-    requireAdmin(),
-    limitWrites({ name: "admin", limit: (config) => config.WRITE_LIMIT_ADMIN }),
-    honourIdempotencyKey(),
-  ] as const,
+  middleware: [requireUser(), requireAdmin(), limitAdminWrites(), honourIdempotencyKey()] as const,
   request: { body: { required: true, content: { "application/json": { schema: HouseAgentBody } } } },
   responses: {
     200: {

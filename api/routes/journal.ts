@@ -6,7 +6,7 @@ import type { AppEnv } from "../http/env";
 import { ApiError, badRequest, errorResponses, notFound } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
 import { cachedValue } from "../http/readCache";
-import { limitWrites, writeLimitNote } from "../http/writeLimits";
+import { ACCOUNT_WRITE_LIMIT_NOTE, limitAccountWrites, limitWrites } from "../http/writeLimits";
 import { authorOf } from "../journal/authors";
 import { charCount, deriveExcerpt, EXCERPT_MAX } from "../journal/excerpt";
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX, MAX_SOURCES, SOURCE_TITLE_MAX, TITLE_MAX } from "../journal/limits";
@@ -191,8 +191,8 @@ const archiveRoute = createRoute({
   security: BEARER_AUTH,
   tags: ["Journal"],
   summary: "Archive one's own post",
-  description: `The author archives the post: it leaves the feed and its GET answers 404 (it is kept, not erased). Another user gets 403 \`not_author\`; an unknown or already archived post is a 404. Archiving stays possible while posting is switched off. ${writeLimitNote("WRITE_LIMIT_ACCOUNT", "120 in 10 minutes", "wallet openings, profile changes and deletions")}`,
-  middleware: [requireUser(), limitWrites({ name: "account", limit: (config) => config.WRITE_LIMIT_ACCOUNT })] as const,
+  description: `The author archives the post: it leaves the feed and its GET answers 404 (it is kept, not erased). Another user gets 403 \`not_author\`; an unknown or already archived post is a 404. Archiving stays possible while posting is switched off. ${ACCOUNT_WRITE_LIMIT_NOTE}`,
+  middleware: [requireUser(), limitAccountWrites()] as const,
   request: { params: PostIdParam },
   responses: {
     200: {

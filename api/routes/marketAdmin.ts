@@ -14,7 +14,7 @@ import {
   marketNotFound,
 } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
-import { limitWrites, writeLimitNote } from "../http/writeLimits";
+import { ADMIN_WRITE_LIMIT_NOTE, limitAdminWrites } from "../http/writeLimits";
 import { MarketSlug, SlugParam, Text } from "./schemas";
 
 const DraftBody = z
@@ -62,18 +62,9 @@ const createDraftRoute = createRoute({
   operationId: "createMarketDraft",
   tags: ["Market lifecycle"],
   summary: "Create a draft market (admin)",
-  description: writeLimitNote(
-    "WRITE_LIMIT_ADMIN",
-    "120 a minute",
-    "market drafts, activations, resolutions and house-agent registrations",
-  ),
+  description: ADMIN_WRITE_LIMIT_NOTE,
   security: BEARER_AUTH,
-  middleware: [
-    requireUser(),
-    requireAdmin(),
-    limitWrites({ name: "admin", limit: (config) => config.WRITE_LIMIT_ADMIN }),
-    honourIdempotencyKey(),
-  ] as const,
+  middleware: [requireUser(), requireAdmin(), limitAdminWrites(), honourIdempotencyKey()] as const,
   request: { body: { required: true, content: { "application/json": { schema: DraftBody } } } },
   responses: {
     201: {
@@ -99,13 +90,9 @@ const activateRoute = createRoute({
   operationId: "activateMarket",
   tags: ["Market lifecycle"],
   summary: "Deploy the contract of a pending market",
-  description: `Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined. ${writeLimitNote("WRITE_LIMIT_ADMIN", "120 a minute", "market drafts, activations, resolutions and house-agent registrations")}`,
+  description: `Any authenticated user, as the specification has it. The operator deploys the market through the factory (CREATE2, salted by the slug) and funds its subsidy; the answer comes once the deployment is mined. ${ADMIN_WRITE_LIMIT_NOTE}`,
   security: BEARER_AUTH,
-  middleware: [
-    requireUser(),
-    limitWrites({ name: "admin", limit: (config) => config.WRITE_LIMIT_ADMIN }),
-    honourIdempotencyKey(),
-  ] as const,
+  middleware: [requireUser(), limitAdminWrites(), honourIdempotencyKey()] as const,
   request: { params: SlugParam },
   responses: {
     200: { description: "deployed", content: { "application/json": { schema: Activation } } },
@@ -117,17 +104,8 @@ const settlementRoute = {
   method: "post" as const,
   tags: ["Market lifecycle"],
   security: BEARER_AUTH,
-  description: writeLimitNote(
-    "WRITE_LIMIT_ADMIN",
-    "120 a minute",
-    "market drafts, activations, resolutions and house-agent registrations",
-  ),
-  middleware: [
-    requireUser(),
-    requireAdmin(),
-    limitWrites({ name: "admin", limit: (config) => config.WRITE_LIMIT_ADMIN }),
-    honourIdempotencyKey(),
-  ],
+  description: ADMIN_WRITE_LIMIT_NOTE,
+  middleware: [requireUser(), requireAdmin(), limitAdminWrites(), honourIdempotencyKey()],
   responses: {
     200: { description: "settled on chain", content: { "application/json": { schema: Settlement } } },
     ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 503),

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { errorResponses } from "../http/errors";
-import { limitWrites, writeLimitNote } from "../http/writeLimits";
+import { ACCOUNT_WRITE_LIMIT_NOTE, limitAccountWrites } from "../http/writeLimits";
 import { authorOf } from "../journal/authors";
 import { charCount } from "../journal/excerpt";
 import { Author, HttpUrl } from "./schemas";
@@ -44,8 +44,8 @@ const putRoute = createRoute({
   security: BEARER_AUTH,
   tags: ["Journal"],
   summary: "Set one's display name and avatar",
-  description: `Any authenticated user. Replaces the whole profile: an absent \`avatarUrl\` clears it. The name shows on the user's posts at once, old ones included. ${writeLimitNote("WRITE_LIMIT_ACCOUNT", "120 in 10 minutes", "wallet openings, profile changes and deletions")}`,
-  middleware: [requireUser(), limitWrites({ name: "account", limit: (config) => config.WRITE_LIMIT_ACCOUNT })] as const,
+  description: `Any authenticated user. Replaces the whole profile: an absent \`avatarUrl\` clears it. The name shows on the user's posts at once, old ones included. ${ACCOUNT_WRITE_LIMIT_NOTE}`,
+  middleware: [requireUser(), limitAccountWrites()] as const,
   request: { body: { required: true, content: { "application/json": { schema: ProfileBody } } } },
   responses: {
     200: { description: "the profile as stored", content: { "application/json": { schema: Author } } },

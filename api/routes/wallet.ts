@@ -10,7 +10,7 @@ import { BEARER_AUTH, requireUser } from "../http/auth";
 import type { AppEnv } from "../http/env";
 import { ApiError, chainUnavailable, errorResponses, walletNotFound } from "../http/errors";
 import { honourIdempotencyKey } from "../http/idempotency";
-import { limitWrites, writeLimitNote } from "../http/writeLimits";
+import { ACCOUNT_WRITE_LIMIT_NOTE, limitAccountWrites, limitWrites, writeLimitNote } from "../http/writeLimits";
 import { Bond, MAX_BONDS_LIMIT } from "./agents";
 
 const Wallet = z
@@ -52,17 +52,9 @@ const getOrCreateRoute = createRoute({
   operationId: "getOrCreateWallet",
   tags: ["Wallet"],
   summary: "The caller's gasless smart-account wallet, created on first call",
-  description: writeLimitNote(
-    "WRITE_LIMIT_ACCOUNT",
-    "120 in 10 minutes",
-    "wallet openings, profile changes and deletions",
-  ),
+  description: ACCOUNT_WRITE_LIMIT_NOTE,
   security: BEARER_AUTH,
-  middleware: [
-    requireUser(),
-    limitWrites({ name: "account", limit: (config) => config.WRITE_LIMIT_ACCOUNT }),
-    honourIdempotencyKey(),
-  ] as const,
+  middleware: [requireUser(), limitAccountWrites(), honourIdempotencyKey()] as const,
   responses: {
     200: { description: "the wallet", content: { "application/json": { schema: Wallet } } },
     ...errorResponses(400, 401, 413, 415, 429, 500, 503),
