@@ -140,7 +140,7 @@ describe("priceHistoryJson", () => {
   it("writes ASCII only, the same object once parsed, when names are not ASCII", () => {
     const outcomes = ["Sí", "Nö 😀"];
     const text = priceHistoryJson({ slug: "élection", interval: "1h", outcomes, points });
-    expect(text).toMatch(/^[\x00-\x7f]*$/);
+    expect(text).toMatch(/^[ -~]*$/);
     expect(JSON.parse(text)).toEqual({ ...asObjects(outcomes), slug: "élection" });
   });
 
@@ -158,7 +158,7 @@ describe("asciiJsonString", () => {
   it("escapes every character outside ASCII and parses back to the same string", () => {
     for (const value of ["Sí", "naïve 😀", "日本", 'plain "quoted" \\ text\n', "\ud800 lone"]) {
       const text = asciiJsonString(value);
-      expect(text).toMatch(/^[\x00-\x7f]*$/);
+      expect(text).toMatch(/^[ -~]*$/);
       expect(JSON.parse(text)).toBe(value);
     }
     expect(asciiJsonString("Yes")).toBe(JSON.stringify("Yes"));

@@ -7,7 +7,7 @@ function packed(candles: { start: number; close: number[] }[]): Buffer {
     candles.map(({ start, close }) => {
       const bytes = Buffer.alloc(8 + 8 * close.length);
       bytes.writeBigInt64BE(BigInt(start), 0);
-      close.forEach((value, i) => bytes.writeDoubleBE(value, 8 + 8 * i));
+      for (const [i, value] of close.entries()) bytes.writeDoubleBE(value, 8 + 8 * i);
       return bytes;
     }),
   );

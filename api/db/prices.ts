@@ -63,8 +63,8 @@ export function priceQueries(db: Db, views: string) {
       fromSeconds: number,
       toSeconds: number,
     ): Promise<Candle[]> {
-      let text = texts.get(outcomes);
-      if (!text) texts.set(outcomes, (text = packedCandlesSql(views, outcomes)));
+      const text = texts.get(outcomes) ?? packedCandlesSql(views, outcomes);
+      texts.set(outcomes, text);
       const { rows } = await db.query<[Buffer | null]>({
         name: `candles_${outcomes}`,
         text,
