@@ -2,6 +2,7 @@ import { HTTPException } from "hono/http-exception";
 import pg from "pg";
 import { BaseError, ContractFunctionExecutionError, HttpRequestError, TimeoutError } from "viem";
 import { describe, expect, it } from "vitest";
+import { SubmissionSettledError } from "../db/submissions";
 import { toApiError } from "./errorMapping";
 import { ApiError, ERROR_CATALOGUE, ErrorEnvelope, walletNotFound } from "./errors";
 
@@ -74,6 +75,13 @@ describe("toApiError", () => {
     [418, 500, "internal_error"],
   ] as const)("maps hono's HTTPException %i to %i %s", (thrown, status, code) => {
     expect(toApiError(new HTTPException(thrown, { message: "x" }))).toMatchObject({ status, code });
+  });
+
+  it("maps a write whose submission was settled before it was sent to 503 write_interrupted", () => {
+    const settled = new SubmissionSettledError("42");
+    const mapped = toApiError(settled);
+    expect(mapped).toMatchObject({ status: 503, code: "write_interrupted" });
+    expect(mapped.cause).toBe(settled);
   });
 
   it("maps anything else to 500 internal_error with the original as its cause", () => {

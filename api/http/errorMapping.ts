@@ -1,10 +1,12 @@
 // What a thrown error becomes in the answer: an ApiError as it is; hono's own exceptions (a body
 // that is not JSON, the wrong media type, too large) as their catalogue codes; a lost or refused
 // database connection as 503 database_unavailable, so that a restart of PostgreSQL costs failed
-// requests and no more; a chain node that does not answer a viem call as 503 chain_unavailable;
+// requests and no more; a chain node that does not answer a viem call as 503 chain_unavailable; a
+// write whose submission a reconciliation settled before it was sent as 503 write_interrupted;
 // anything else as 500 internal_error. The original error stays as `cause`.
 import { HTTPException } from "hono/http-exception";
 import { HttpRequestError, TimeoutError, BaseError as ViemError, WebSocketRequestError } from "viem";
+import { SubmissionSettledError } from "../db/submissions";
 import {
   ApiError,
   chainUnavailable,
@@ -13,6 +15,7 @@ import {
   invalidBody,
   payloadTooLarge,
   unsupportedMediaType,
+  writeInterrupted,
 } from "./errors";
 
 /** Socket-level failures of a connection (node's codes). */
@@ -36,6 +39,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof HTTPException) return fromHttpException(error);
   if (isDatabaseUnavailable(error)) return databaseUnavailable(error);
   if (isChainUnavailable(error)) return chainUnavailable("the chain node did not answer; try again", error);
+  if (error instanceof SubmissionSettledError) return writeInterrupted(error);
   return internalError(error);
 }
 

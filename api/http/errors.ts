@@ -87,6 +87,11 @@ export const ERROR_CATALOGUE = {
     meaning: "this API instance has no chain access, or the chain node does not answer",
   },
   bundler_unavailable: { status: 503, meaning: "the bundler or paymaster is unreachable or not configured" },
+  write_interrupted: {
+    status: 503,
+    meaning:
+      "the write was stopped before it was sent: this API process had been taken for gone (its heartbeat lapsed, as when the database was away); nothing was sent, try again",
+  },
   research_failed: { status: 503, meaning: "every research provider failed; the payment was not settled" },
   facilitator_unavailable: {
     status: 503,
@@ -154,6 +159,16 @@ export const bundlerUnavailable = (
   message = "the bundler is unavailable; nothing was sent, try again",
   cause?: unknown,
 ) => new ApiError(503, "bundler_unavailable", message, undefined, { cause });
+export const writeInterrupted = (cause?: unknown) =>
+  new ApiError(
+    503,
+    "write_interrupted",
+    "the write was stopped before it was sent; nothing was sent, try again",
+    undefined,
+    {
+      cause,
+    },
+  );
 export const databaseUnavailable = (cause?: unknown) =>
   new ApiError(503, "database_unavailable", "the database is unavailable; try again shortly", undefined, { cause });
 export const internalError = (cause?: unknown) =>
