@@ -148,16 +148,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     mkdirSync(options.deploymentsDir, { recursive: true });
     const deploymentFile = writeDeployment(deployment, options.deploymentsDir);
 
-    const bundler = await startBundler({
-      port: options.bundlerPort ?? (await freePort()),
-      rpcUrl: chain.rpcUrl,
-      executorKey: keys.bundlerExecutor,
-      utilityKey: keys.bundlerUtility,
-      blockTimeMs: options.blockTimeMs,
-      logFile: join(logDir, "alto.log"),
-      onSpawn: (child) => track(child),
-    });
-
     if (options.blockTimeMs > 0) {
       await testClient.setIntervalMining({ interval: options.blockTimeMs / 1000 });
     } else {
@@ -172,24 +162,46 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     // A new chain needs a new schema: Ponder refuses to move a finalized block backwards.
     const indexerSchema = `pm_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
     const viewsSchema = options.viewsSchema ?? "app";
+    // The bundler and the indexer need only the chain and the deployment: they start side by side
+    // (a test stack spent their two start-ups one after the other), and both settle before either
+    // is judged, so that neither is left starting after a stop.
+    const [bundlerStart, indexerStart] = await Promise.allSettled([
+      startBundler({
+        port: options.bundlerPort ?? (await freePort()),
+        rpcUrl: chain.rpcUrl,
+        executorKey: keys.bundlerExecutor,
+        utilityKey: keys.bundlerUtility,
+        blockTimeMs: options.blockTimeMs,
+        logFile: join(logDir, "alto.log"),
+        onSpawn: (child) => track(child),
+      }),
+      options.withoutIndexer
+        ? undefined
+        : (async () => {
+            if (database.embedded) await dropEarlierIndexerSchemas(database.url);
+            return startIndexer({
+              port: options.indexerPort ?? (await freePort()),
+              databaseUrl: database.url,
+              schema: indexerSchema,
+              viewsSchema,
+              rpcUrl: chain.rpcUrl,
+              wsUrl: chain.wsUrl,
+              deploymentsDir: options.deploymentsDir,
+              logFile: join(logDir, "ponder.log"),
+              onSpawn: (child) => track(child, () => stopChild(child, 30_000)),
+            });
+          })(),
+    ]);
+    if (bundlerStart.status === "rejected") throw bundlerStart.reason;
+    if (indexerStart.status === "rejected") throw indexerStart.reason;
+    const bundler = bundlerStart.value;
+
     let indexerUrl: string | undefined;
     let apiUrl: string | undefined;
     let apiOptions: Parameters<typeof startApi>[0] | undefined;
     let agents: Stack["agents"];
-    if (!options.withoutIndexer) {
-      if (database.embedded) await dropEarlierIndexerSchemas(database.url);
-      const indexer = await startIndexer({
-        port: options.indexerPort ?? (await freePort()),
-        databaseUrl: database.url,
-        schema: indexerSchema,
-        viewsSchema,
-        rpcUrl: chain.rpcUrl,
-        wsUrl: chain.wsUrl,
-        deploymentsDir: options.deploymentsDir,
-        logFile: join(logDir, "ponder.log"),
-        onSpawn: (child) => track(child, () => stopChild(child, 30_000)),
-      });
-      indexerUrl = indexer.url;
+    if (indexerStart.value) {
+      indexerUrl = indexerStart.value.url;
 
       apiOptions = {
         port: options.apiPort ?? (await freePort()),
