@@ -88,6 +88,19 @@ describe("write drills: processes killed in the middle of a burst of writes", ()
     expect((await client.call("POST", "/api/wallet/faucet")).status).toBe(200);
     return { userId, token, address };
   };
+  /** A trader whose account is deployed by one confirmed buy, so that a burst's writes all take the same path. */
+  const deployedTrader = async (name: string) => {
+    const trader = await traderWith(name);
+    const warmUp = await call(trader.token, "/api/trade/buy", { marketSlug: MARKET, outcome: "No", amount: 2 });
+    expect((await settled(warmUp.body.txId, trader.token)).status).toBe("confirmed");
+    return trader;
+  };
+  /** `count` buys of 1.00, 1.01, ... USDC of "Yes", each under an Idempotency-Key of its own. */
+  const keyedBuys = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      body: { marketSlug: MARKET, outcome: "Yes", amount: (100 + i) / 100 },
+      headers: { "idempotency-key": `${prefix}-${i}-${Date.now()}` },
+    }));
   /** Polls until `done` holds, for at most `seconds`; a cut-off write is settled once its API's heartbeat is stale. */
   const eventually = async <T>(what: string, attempt: () => Promise<T | undefined>, seconds = 40): Promise<T> => {
     for (let i = 0; i < seconds * 4; i++) {
@@ -184,16 +197,11 @@ describe("write drills: processes killed in the middle of a burst of writes", ()
   });
 
   it("settles every write of a burst when the API is killed, and charges a client retrying with its Idempotency-Key once", async () => {
-    const buyer = await traderWith("drill-retrier");
-    const warmUp = await call(buyer.token, "/api/trade/buy", { marketSlug: MARKET, outcome: "No", amount: 2 });
-    expect((await settled(warmUp.body.txId, buyer.token)).status).toBe("confirmed");
+    const buyer = await deployedTrader("drill-retrier");
     const usdcBefore = await usdcUnitsOf(buyer.address);
 
     const since = new Date(Date.now() - 1_000);
-    const writes = Array.from({ length: 16 }, (_, i) => ({
-      body: { marketSlug: MARKET, outcome: "Yes", amount: (100 + i) / 100 },
-      headers: { "idempotency-key": `drill-${i}-${Date.now()}` },
-    }));
+    const writes = keyedBuys("drill", 16);
     const burst = Promise.all(writes.map((w) => call(buyer.token, "/api/trade/buy", w.body, w.headers)));
     await namedSubmissions(since, 4);
     await stopChild(childNamed("api"), 0, "SIGKILL");
@@ -228,15 +236,10 @@ describe("write drills: processes killed in the middle of a burst of writes", ()
   });
 
   it("leaves the writes and Idempotency-Keys of a live API alone when another API starts on the same database", async () => {
-    const buyer = await traderWith("drill-neighbour");
-    const warmUp = await call(buyer.token, "/api/trade/buy", { marketSlug: MARKET, outcome: "No", amount: 2 });
-    expect((await settled(warmUp.body.txId, buyer.token)).status).toBe("confirmed");
+    const buyer = await deployedTrader("drill-neighbour");
     const usdcBefore = await usdcUnitsOf(buyer.address);
     const since = new Date(Date.now() - 1_000);
-    const writes = Array.from({ length: 10 }, (_, i) => ({
-      body: { marketSlug: MARKET, outcome: "Yes", amount: (100 + i) / 100 },
-      headers: { "idempotency-key": `neighbour-${i}-${Date.now()}` },
-    }));
+    const writes = keyedBuys("neighbour", 10);
     const burst = Promise.all(writes.map((w) => call(buyer.token, "/api/trade/buy", w.body, w.headers)));
 
     // Writes of API A held in flight: prepared rows whose next update waits on this transaction's row
